@@ -1,0 +1,114 @@
+"""Cards as small ints and sets of cards as int bitmasks.
+
+card = suit * 8 + rank, suits C S H D = 0..3, ranks A T K Q J 9 8 7 = 0..7.
+A lower rank index is a higher card, so within a suit the higher cards sit in the
+lower bits. Every card of the 24- and 20-card packs fits below bit 30, so masks stay
+small ints on the board (only the 8 and 7 of diamonds of the 32-card pack do not).
+"""
+
+SUITS = "CSHD"
+RANKS = "ATKQJ987"
+SUIT_WORDS = ("clubs", "spades", "hearts", "diamonds")
+RANK_WORDS = ("A", "10", "K", "Q", "J", "9", "8", "7")
+POINTS = (11, 10, 4, 3, 2, 0, 0, 0)
+ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
+
+SUIT_MASK = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+
+# Bit -> card index for the lowest-set-bit trick (m & -m); small ints only.
+_BIT_INDEX = {}
+for _c in range(32):
+    _BIT_INDEX[1 << _c] = _c
+
+
+def suit(c):
+    return c >> 3
+
+
+def rank(c):
+    return c & 7
+
+
+def card(r, s):
+    return (s << 3) | r
+
+
+def points_of(c):
+    return POINTS[c & 7]
+
+
+def low_card(mask):
+    """The card of the lowest set bit (the highest-ranked card of the lowest suit)."""
+    return _BIT_INDEX[mask & -mask]
+
+
+def count(mask):
+    """Number of cards in a mask (CircuitPython has no int.bit_count)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+def nth(mask, i):
+    """The i-th card (0-based, in bit order) of a mask."""
+    while i:
+        mask &= mask - 1
+        i -= 1
+    return _BIT_INDEX[mask & -mask]
+
+
+def mask_points(mask):
+    """Card points of all cards in a mask."""
+    total = 0
+    while mask:
+        b = mask & -mask
+        total += POINTS[_BIT_INDEX[b] & 7]
+        mask ^= b
+    return total
+
+
+def listed(mask):
+    """The cards of a mask as a list, in bit order (suit by suit, high to low)."""
+    out = []
+    while mask:
+        b = mask & -mask
+        out.append(_BIT_INDEX[b])
+        mask ^= b
+    return out
+
+
+def mask_of(card_list):
+    m = 0
+    for c in card_list:
+        m |= 1 << c
+    return m
+
+
+def name(c):
+    """Two-character record name, e.g. 'TH' for the ten of hearts."""
+    return RANKS[c & 7] + SUITS[c >> 3]
+
+
+def words(c):
+    """How a player says the card: 'the 10 of hearts'."""
+    return "the " + RANK_WORDS[c & 7] + " of " + SUIT_WORDS[c >> 3]
+
+
+def parse(text):
+    """Card from its record name ('th', 'TH' and '10H' all give the ten of hearts)."""
+    t = text.strip().upper()
+    if t[:2] == "10":
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise ValueError("not a card: " + repr(text))
+    return card(RANKS.index(t[0]), SUITS.index(t[1]))
+
+
+def pack(ranks):
+    """Mask of the pack made of the given ranks in every suit (e.g. 6 for A..9)."""
+    m = 0
+    for s in range(4):
+        m |= ((1 << ranks) - 1) << (s * 8)
+    return m

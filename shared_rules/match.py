@@ -1,0 +1,129 @@
+"""A match: deals in a row, dealer rotation, game points, and the match winner.
+
+Players are 0 and 1 for the whole match; in each deal the dealer sits in seat 1 and
+the other player (the forehand) in seat 0.
+"""
+from shared_rules.cards import listed, pack
+from shared_rules.actions import DECLARE
+from shared_rules.deal import dealt
+from shared_rules.rng import Rng
+from shared_rules.rules import Rules
+from shared_rules import record
+
+COUNTING = ("casual", "classic")
+
+
+class Match:
+    """`counting`: "casual" declares for a seat as soon as it is on lead with 66;
+    "classic" leaves declaring to the players (a wrong call is punished)."""
+
+    def __init__(self, rules, counting="casual", seed=1):
+        if counting not in COUNTING:
+            raise ValueError("counting must be casual or classic, not " + repr(counting))
+        self.rules = rules
+        self.counting = counting
+        self.rng = Rng(seed)
+        self.score = [0, 0]
+        self.carry = 0              # game points waiting for the winner of the next deal
+        self.deals = 0
+        self.over = False
+        self.winner = None
+        self.cut = None
+        self.dealer = self._first_dealer()
+        self.deal = None
+        self.next_deal()
+
+    def _first_dealer(self):
+        if self.rules.first_dealer == "lot":
+            return self.rng.below(2)
+        # Hoyle: each player cuts a card, the higher deals; equal ranks cut again.
+        cards = listed(pack(self.rules.ranks))
+        while True:
+            a = cards[self.rng.below(len(cards))]
+            b = cards[self.rng.below(len(cards))]
+            if a & 7 != b & 7:
+                self.cut = (a, b)
+                return 0 if a & 7 < b & 7 else 1
+
+    def seat_of(self, player):
+        return 1 if player == self.dealer else 0
+
+    def player_at(self, seat):
+        return self.dealer if seat == 1 else 1 - self.dealer
+
+    def next_deal(self):
+        """Shuffle and deal the next deal (after the previous one has ended)."""
+        if self.over:
+            raise ValueError("the match is over")
+        if self.deal is not None:
+            if not self.deal.ended:
+                raise ValueError("the deal is still in progress")
+            winner, _, reason = self.deal.result
+            if reason != "annulled":
+                if self.rules.next_dealer == "winner":
+                    if winner is not None:
+                        self.dealer = self.player_at(winner)
+                else:
+                    self.dealer = 1 - self.dealer
+        order = listed(pack(self.rules.ranks))
+        self.rng.shuffle(order)
+        self.deal = dealt(self.rules, order)
+        self.deals += 1
+
+    def apply(self, action, seat=None):
+        """Apply an action to the current deal; scores the deal when it ends."""
+        d = self.deal
+        d.apply(action, seat)
+        if not d.ended and self.counting == "casual" and d.lead < 0 and d.points(d.leader) >= 66:
+            d.apply(DECLARE, d.leader)
+        if d.ended:
+            self._score(d.result)
+
+    def _score(self, result):
+        winner, gp, reason = result
+        if reason == "no-score":
+            self.carry += 1
+            return
+        if winner is None:
+            return
+        player = self.player_at(winner)
+        self.score[player] += gp[winner] + self.carry
+        self.carry = 0
+        if self.score[player] >= self.rules.target:
+            self.over = True
+            self.winner = player
+
+    def to_dict(self):
+        """The whole match as JSON-able data (saved games, records of a match)."""
+        return {"rules": self.rules.name, "options": dict(self.rules.overrides),
+                "counting": self.counting, "score": self.score[:], "carry": self.carry,
+                "dealer": self.dealer, "deals": self.deals, "rng": self.rng.state,
+                "deal": record.to_record(self.deal)}
+
+    @classmethod
+    def from_dict(cls, data):
+        """Rebuild a match saved by to_dict; ValueError (or IllegalMove) when it is corrupt."""
+        m = cls.__new__(cls)
+        m.rules = Rules(data["rules"], **data["options"])
+        if data["counting"] not in COUNTING:
+            raise ValueError("bad counting mode")
+        m.counting = data["counting"]
+        m.rng = Rng()
+        m.rng.state = data["rng"]
+        m.score = list(data["score"])
+        m.carry = data["carry"]
+        m.dealer = data["dealer"]
+        m.deals = data["deals"]
+        m.cut = None
+        m.over = False
+        m.winner = None
+        for p in (0, 1):
+            if m.score[p] >= m.rules.target:
+                m.over = True
+                m.winner = p
+        # The saved score already counts the deal if it ended: replay the deal alone.
+        m.deal = record.deal_from_record(data["deal"])
+        for entry in data["deal"]["actions"]:
+            seat, action = record.parse_entry(entry)
+            m.deal.apply(action, seat)
+        return m

@@ -1,0 +1,40 @@
+"""What one seat may know about a deal: its own cards and everything shown on the table.
+
+A View is a snapshot with no reference back to the deal, so an AI handed a View cannot
+reach the opponent's hand or the talon order.
+"""
+
+
+class View:
+    def __init__(self, deal, seat):
+        other = 1 - seat
+        self.seat = seat
+        self.rules = deal.rules
+        self.hand = deal.hands[seat]
+        self.trump = deal.trump
+        self.trump_card = deal.trump_card        # remembered after closing: it was face up
+        self.exchange_card = deal.exchange_card
+        self.talon_left = deal.talon_left
+        self.closed = deal.closed
+        self.phase2 = deal.phase2
+        self.pending_draw = deal.pending_draw
+        self.lead = deal.lead
+        self.leader = deal.leader
+        self.to_act = deal.to_act
+        self.won = (deal.won[0], deal.won[1])
+        self.tricks = (deal.tricks[0], deal.tricks[1])
+        self.melds = (deal.melds[0], deal.melds[1])
+        self.points = deal.points(seat)
+        self.opp_points = deal.points(other)     # public: won cards and marriages were shown
+        self.opp_known = deal.known[other]       # opponent's cards shown to this seat
+        self.last_trick = deal.last_trick
+        played = deal.won[0] | deal.won[1]
+        if deal.lead >= 0:
+            played |= 1 << deal.lead
+        self.played = played
+        seen = self.hand | played | self.opp_known
+        if deal.trump_card >= 0:
+            seen |= 1 << deal.trump_card
+        self.unseen = deal.pack_mask & ~seen
+        self.legal = deal.legal_actions(seat)
+        self.ended = deal.ended

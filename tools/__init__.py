@@ -1,0 +1,1 @@
+"""Host tools, each run as `python -m tools.NAME` (deploy, sim, arena, bench, replay, ...)."""
