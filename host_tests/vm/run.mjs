@@ -8,6 +8,7 @@
 //                                          The VM only collects garbage between calls.
 //   "heapsize":  bytes                     first GC heap area (default 1 MiB)
 //   "heap_cap":  bytes or null             hard cap: the GC heap can never grow past heap_cap
+//   "pystack":   words (4 bytes) or null   Python stack size (default 2048 words)
 //   "traceback": path                      where a Python exception's traceback is written
 // }
 // The VM's stdout goes to stdout. Exit codes: 0 ok, 3 Python raised (traceback file written,
@@ -19,9 +20,9 @@ import path from "node:path";
 
 const PKG = "@micropython/micropython-webassembly-pyscript";
 const MIN_NODE = 20;
-// Free gaps left for JS-side mallocs (code buffers, proxies) when capped. Each gap is far
-// smaller than the heap area MicroPython would add (at least a quarter of its heap), so the
-// GC heap cannot grow into one.
+// Free gaps left for JS-side mallocs (code buffers, proxies) when capped. MicroPython grows
+// its heap by an area at least as large as the heap it has (py/gc.c gc_try_add_heap), so with
+// a heap of MIN_CAP or more it can never fit a new area into one of these gaps.
 const GAP = 4096;
 const GAPS = 64;
 const MIN_CAP = 8 * GAP;
@@ -133,12 +134,14 @@ function applyCap(mp) {
 }
 
 async function start() {
-  const mp = await loadMicroPython({
+  const options = {
     heapsize: cap ?? spec.heapsize ?? 1 << 20,
     linebuffer: false,
     stdout: (bytes) => sink(bytes),
     stderr: (bytes) => process.stderr.write(bytes),
-  });
+  };
+  if (spec.pystack) options.pystack = spec.pystack;
+  const mp = await loadMicroPython(options);
   if (!mp.FS.analyzePath("/lib").exists) mp.FS.mkdir("/lib");
   for (const [name, host] of spec.packages ?? []) {
     copyInto(mp, host, fs.statSync(host).isDirectory() ? `/lib/${name}` : `/lib/${name}.py`);

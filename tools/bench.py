@@ -1,0 +1,101 @@
+"""Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`.
+
+Random-vs-random complete deals (shared_rules.randplay.random_play) on CPython, one core,
+and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
+deal (gc disabled while playing, so every allocation counts) and the engine's resident
+heap after import. Prints figures; judges nothing.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "host_tests"))
+
+from shared_rules.rules import Rules  # noqa: E402
+from shared_rules.deal import dealt  # noqa: E402
+from shared_rules.rng import Rng  # noqa: E402
+from shared_rules.cards import listed, pack  # noqa: E402
+from shared_rules.randplay import random_play  # noqa: E402
+
+ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal, " \
+         "shared_rules.match, shared_rules.record, shared_rules.randplay"
+
+VM_DEALS = """
+import gc, time
+from shared_rules.rules import Rules
+from shared_rules.deal import dealt
+from shared_rules.rng import Rng
+from shared_rules.cards import listed, pack
+from shared_rules.randplay import random_play
+rules = Rules(RULES)
+rng = Rng(11)
+order = listed(pack(rules.ranks))
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+t0 = time.ticks_ms()
+for _ in range(DEALS):
+    rng.shuffle(order)
+    d = dealt(rules, order)
+    d.log = None
+    while not d.ended:
+        random_play(d, rng)
+ms = time.ticks_diff(time.ticks_ms(), t0)
+used = gc.mem_alloc() - before
+gc.enable()
+print(ms, used)
+"""
+
+
+def cpython_deals_per_s(rules, deals):
+    rng = Rng(11)
+    order = listed(pack(rules.ranks))
+    t0 = time.perf_counter()
+    for _ in range(deals):
+        rng.shuffle(order)
+        d = dealt(rules, order)
+        d.log = None
+        while not d.ended:
+            random_play(d, rng)
+    return deals / (time.perf_counter() - t0)
+
+
+def vm_figures(rules_name, deals):
+    import mpvm
+    out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600)
+    ms, used = (int(n) for n in out.split())
+    footprint = mpvm.import_footprint(ENGINE.replace("shared_rules.cards, ", "shared_rules.cards\nimport "))
+    return {"vm_deals_per_s": round(deals * 1000.0 / max(ms, 1), 1),
+            "vm_bytes_per_deal": used // deals,
+            "vm_import_bytes": footprint["resident"],
+            "vm_import_allocated": footprint["allocated"]}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20000, help="CPython deals (default 20000)")
+    ap.add_argument("--vm-deals", type=int, default=500, help="MicroPython VM deals (default 500)")
+    ap.add_argument("--rules", default="standard", choices=Rules.NAMES)
+    ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    rules = Rules(args.rules)
+    out = {"rules": args.rules, "deals": args.deals,
+           "deals_per_s": round(cpython_deals_per_s(rules, args.deals), 1)}
+    if not args.no_vm:
+        out["vm_deals"] = args.vm_deals
+        out.update(vm_figures(args.rules, args.vm_deals))
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k in out:
+            print("%-22s %s" % (k, out[k]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
