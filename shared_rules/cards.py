@@ -13,12 +13,13 @@ RANK_WORDS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 POINTS = (11, 10, 4, 3, 2, 0, 0, 0)
 ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
 
-SUIT_MASK = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
+# Cards A..9 of each suit: 6 bits, so even the diamonds mask stays a small int.
+SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000)
 
-# Bit -> card index for the lowest-set-bit trick (m & -m); small ints only.
-_BIT_INDEX = {}
+# 2**k % 37 is different for every k < 36: a single bit's card is _BIT_INDEX[bit % 37].
+_BIT_INDEX = bytearray(37)
 for _c in range(32):
-    _BIT_INDEX[1 << _c] = _c
+    _BIT_INDEX[(1 << _c) % 37] = _c
 
 
 def suit(c):
@@ -29,17 +30,9 @@ def rank(c):
     return c & 7
 
 
-def card(r, s):
-    return (s << 3) | r
-
-
-def points_of(c):
-    return POINTS[c & 7]
-
-
 def low_card(mask):
     """The card of the lowest set bit (the highest-ranked card of the lowest suit)."""
-    return _BIT_INDEX[mask & -mask]
+    return _BIT_INDEX[(mask & -mask) % 37]
 
 
 def count(mask):
@@ -56,7 +49,7 @@ def nth(mask, i):
     while i:
         mask &= mask - 1
         i -= 1
-    return _BIT_INDEX[mask & -mask]
+    return _BIT_INDEX[(mask & -mask) % 37]
 
 
 def mask_points(mask):
@@ -64,7 +57,7 @@ def mask_points(mask):
     total = 0
     while mask:
         b = mask & -mask
-        total += POINTS[_BIT_INDEX[b] & 7]
+        total += POINTS[_BIT_INDEX[b % 37] & 7]
         mask ^= b
     return total
 
@@ -74,7 +67,7 @@ def listed(mask):
     out = []
     while mask:
         b = mask & -mask
-        out.append(_BIT_INDEX[b])
+        out.append(_BIT_INDEX[b % 37])
         mask ^= b
     return out
 
@@ -103,7 +96,7 @@ def parse(text):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
         raise ValueError("not a card: " + repr(text))
-    return card(RANKS.index(t[0]), SUITS.index(t[1]))
+    return SUITS.index(t[1]) * 8 + RANKS.index(t[0])
 
 
 def pack(ranks):

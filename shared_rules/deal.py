@@ -10,6 +10,9 @@ from shared_rules.errors import IllegalMove
 from shared_rules.view import View
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
+# The fields clone() copies as they are (ints, bools and immutable tuples).
+_SCALARS = ("top", "trump_card", "leader", "to_act", "lead", "phase2", "pending_draw", "closed",
+            "closed_opp_tricks", "last_trick", "ended", "result")
 
 
 def dealt(rules, pack):
@@ -61,10 +64,11 @@ class Deal:
 
     def clone(self):
         """A copy for search: shares rules, keeps no action log."""
-        d = Deal.__new__(Deal)
-        d.__dict__.update(self.__dict__)
-        d.hands = self.hands[:]
+        d = Deal(self.rules, self.dealt_hands, self.first_trump, ())
+        for k in _SCALARS:
+            setattr(d, k, getattr(self, k))
         d.stock = self.stock[:]
+        d.hands = self.hands[:]
         d.won = self.won[:]
         d.tricks = self.tricks[:]
         d.card_points = self.card_points[:]
@@ -277,6 +281,7 @@ class Deal:
             raise IllegalMove("you do not hold " + words(c))
         lead = self.lead
         if lead < 0:
+            self.known[seat] &= ~bit           # on the table now, no longer in the hand
             self.hands[seat] = h ^ bit
             self.lead = c
             self.to_act = 1 - seat
@@ -285,6 +290,7 @@ class Deal:
             ok = self._duty(h, lead)
             if not ok & bit:
                 raise IllegalMove(self._duty_message(h, lead, ok))
+        self.known[seat] &= ~bit
         self.hands[seat] = h ^ bit
         self._trick(lead, c)
 
@@ -308,8 +314,6 @@ class Deal:
         self.won[w] |= (1 << lead) | (1 << c)
         self.card_points[w] += POINTS[lead & 7] + POINTS[c & 7]
         self.tricks[w] += 1
-        self.known[leader] &= ~(1 << lead)
-        self.known[follower] &= ~(1 << c)
         self.last_trick = (lead, c, w)
         self.lead = -1
         self.leader = w

@@ -103,15 +103,31 @@ class Match:
     @classmethod
     def from_dict(cls, data):
         """Rebuild a match saved by to_dict; ValueError (or IllegalMove) when it is corrupt."""
+        try:
+            return cls._from_dict(data)
+        except (KeyError, TypeError, AttributeError, IndexError) as e:
+            raise ValueError("not a saved match: " + ("missing " + str(e) if isinstance(e, KeyError) else str(e)))
+
+    @classmethod
+    def _from_dict(cls, data):
         m = cls.__new__(cls)
         m.rules = Rules(data["rules"], **data["options"])
         if data["counting"] not in COUNTING:
             raise ValueError("bad counting mode")
         m.counting = data["counting"]
+        state = data["rng"]
+        if not _whole(state) or not 0 < state < 1 << 30:   # the generator's states are 30-bit
+            raise ValueError("bad random generator state")
         m.rng = Rng()
-        m.rng.state = data["rng"]
-        m.score = list(data["score"])
-        m.carry = data["carry"]
+        m.rng.state = state
+        score = data["score"]
+        carry = data["carry"]
+        if len(score) != 2 or not _whole(score[0]) or not _whole(score[1]) or not _whole(carry):
+            raise ValueError("bad score")
+        m.score = [score[0], score[1]]
+        m.carry = carry
+        if data["dealer"] not in (0, 1) or not _whole(data["deals"]) or data["deals"] < 1:
+            raise ValueError("bad dealer or deal count")
         m.dealer = data["dealer"]
         m.deals = data["deals"]
         m.cut = None
@@ -122,8 +138,16 @@ class Match:
                 m.over = True
                 m.winner = p
         # The saved score already counts the deal if it ended: replay the deal alone.
-        m.deal = record.deal_from_record(data["deal"])
-        for entry in data["deal"]["actions"]:
+        rec = data["deal"]
+        m.deal = record.deal_from_record(rec)
+        if m.deal.rules.name != m.rules.name or m.deal.rules.overrides != m.rules.overrides:
+            raise ValueError("the deal is not played by the match's rules")
+        for entry in rec["actions"]:
             seat, action = record.parse_entry(entry)
             m.deal.apply(action, seat)
         return m
+
+
+def _whole(x):
+    """A non-negative int (JSON true/false are not scores)."""
+    return type(x) is int and x >= 0

@@ -10,12 +10,17 @@ from shared_rules.rules import Rules
 
 
 def to_record(deal):
-    """The record of a deal so far; an automatic draw is written only before a close."""
+    """The record of a deal so far.
+
+    A draw is written only where it matters: before a close (closing after drawing) and
+    as the last action (otherwise the replay would stop before the draw).
+    """
     log = deal.log
+    n = len(log)
     actions = []
-    for i in range(len(log)):
+    for i in range(n):
         a = log[i] & 255
-        if a == DRAW and not (i + 1 < len(log) and log[i + 1] & 255 == CLOSE):
+        if a == DRAW and i + 1 < n and log[i + 1] & 255 != CLOSE:
             continue
         actions.append(str(log[i] >> 8) + " " + text(a))
     return {"rules": deal.rules.name, "options": dict(deal.rules.overrides),

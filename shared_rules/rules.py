@@ -4,7 +4,7 @@ A rule set is a name plus named options; any option can be overridden alone, e.g
 Rules("standard", target=5). The option names are the ones records use in "options".
 """
 
-# option name -> allowed values; the first standard value is listed in STANDARD below.
+# option name -> allowed values, the `standard` value first.
 OPTIONS = {
     "pack": (24, 20),                      # cards in the pack: A..9, or A..J (Schnapsen)
     "hand_size": (6, 5),
@@ -21,14 +21,6 @@ OPTIONS = {
     "schwarz": ("tricks", "points"),       # 3 game points when the loser has no trick / no points
     "played_out": ("last-trick", "carry", "annul"),  # all cards played, nobody declared
     "first_dealer": ("lot", "cut"),
-}
-
-STANDARD = {
-    "pack": 24, "hand_size": 6, "exchange_rank": "9", "target": 7,
-    "next_dealer": "alternate", "exchange": "leader", "phase2_marriages": False,
-    "declare_marriage": True, "follow": "beat", "closing": "leader", "close_min_talon": 2,
-    "closer_fail": "standard", "schwarz": "tricks", "played_out": "last-trick",
-    "first_dealer": "lot",
 }
 
 # Each rule set as its differences from `standard` (RULES.md section 3 and 4).
@@ -55,23 +47,21 @@ class Rules:
         if name not in SETS:
             raise ValueError("unknown rule set " + repr(name) + "; choose one of " + ", ".join(NAMES))
         self.name = name
-        values = dict(STANDARD)
-        values.update(SETS[name])
+        base = {}
+        for key in OPTIONS:
+            base[key] = OPTIONS[key][0]
+        base.update(SETS[name])
+        self.overrides = {}                # options that differ from the rule set's own
         for key in overrides:
             if key not in OPTIONS:
                 raise ValueError("unknown rule option " + repr(key))
             if overrides[key] not in OPTIONS[key]:
                 raise ValueError("rule option " + key + " cannot be " + repr(overrides[key]))
-        values.update(overrides)
-        self.values = values
-        for key in values:
-            setattr(self, key, values[key])
-        self.overrides = {}
-        base = dict(STANDARD)
-        base.update(SETS[name])
-        for key in values:
-            if values[key] != base[key]:
-                self.overrides[key] = values[key]
+            if overrides[key] != base[key]:
+                self.overrides[key] = overrides[key]
+        base.update(overrides)
+        for key in base:
+            setattr(self, key, base[key])
         self.ranks = 6 if self.pack == 24 else 5
         self.exchange_card_rank = 5 if self.exchange_rank == "9" else 4
 

@@ -3,7 +3,7 @@
 Random-vs-random complete deals (shared_rules.randplay.random_play) on CPython, one core,
 and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
 deal (gc disabled while playing, so every allocation counts) and the engine's resident
-heap after import. Prints figures; judges nothing.
+heap after import (ENGINE: what the device imports to play a match). Prints figures; judges nothing.
 """
 import argparse
 import json
@@ -22,7 +22,7 @@ from shared_rules.cards import listed, pack  # noqa: E402
 from shared_rules.randplay import random_play  # noqa: E402
 
 ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal, " \
-         "shared_rules.match, shared_rules.record, shared_rules.randplay"
+         "shared_rules.match, shared_rules.record"
 
 VM_DEALS = """
 import gc, time
@@ -64,15 +64,44 @@ def cpython_deals_per_s(rules, deals):
     return deals / (time.perf_counter() - t0)
 
 
+def without_docstrings(src_dir, dst_dir):
+    """Copy a package with its docstrings removed.
+
+    The VM's MicroPython build keeps docstrings in the heap; CircuitPython's board builds
+    do not compile them in, so the stripped figure is the one that applies on the board.
+    """
+    import ast
+    os.makedirs(dst_dir, exist_ok=True)
+    for name in os.listdir(src_dir):
+        if not name.endswith(".py"):
+            continue
+        tree = ast.parse(open(os.path.join(src_dir, name), encoding="utf-8").read())
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                    and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                body[0] = ast.Pass()
+        with open(os.path.join(dst_dir, name), "w", encoding="utf-8") as f:
+            f.write(ast.unparse(tree))
+
+
 def vm_figures(rules_name, deals):
+    import tempfile
+    from pathlib import Path
     import mpvm
     out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600)
     ms, used = (int(n) for n in out.split())
-    footprint = mpvm.import_footprint(ENGINE.replace("shared_rules.cards, ", "shared_rules.cards\nimport "))
+    imports = ENGINE.replace(", ", "\nimport ")
+    shipped = mpvm.import_footprint(imports)
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = os.path.join(tmp, "shared_rules")
+        without_docstrings(os.path.join(ROOT, "shared_rules"), stripped)
+        nodoc = mpvm.import_footprint(imports, packages=(Path(stripped),))
     return {"vm_deals_per_s": round(deals * 1000.0 / max(ms, 1), 1),
             "vm_bytes_per_deal": used // deals,
-            "vm_import_bytes": footprint["resident"],
-            "vm_import_allocated": footprint["allocated"]}
+            "vm_import_bytes": nodoc["resident"],
+            "vm_import_bytes_with_docstrings": shipped["resident"],
+            "vm_import_allocated": shipped["allocated"]}
 
 
 def main(argv=None):

@@ -104,6 +104,9 @@ class WrongFirmware(DeployError):
 
 
 def kilobytes(size):
+    """Human size: "12.3 KB" below a megabyte, "1.4 MB" above."""
+    if abs(size) >= 1024 * 1024:
+        return "{:.1f} MB".format(size / (1024 * 1024))
     return "{:.1f} KB".format(size / 1024)
 
 

@@ -1,0 +1,430 @@
+"""The table screen: a match in progress, driven by role events.
+
+The engine (shared_rules) owns the rules; this module turns its state into card
+places for `table.Table`, asks the computer for its moves, offers the human only
+the actions that are legal now, and saves the match after every action.
+"""
+import gc
+import displayio
+from shared_rules import cards
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
+from shared_rules.errors import IllegalMove
+from sixtysix import ui
+from sixtysix.table import Table, FRAMES
+
+HUMAN = 0           # the player index of the person holding the device
+THINK = {"easy": 0.3, "medium": 1.0, "hard": 2.5}   # seconds the computer may think
+
+REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
+           "closer-failed": "closer failed", "last-trick": "last trick",
+           "lone-66": "only one reached 66", "no-score": "nobody scored: 1 carried",
+           "annulled": "deal annulled"}
+EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
+
+
+def short(c):
+    """'K hearts': how the menus name a card."""
+    return cards.RANK_WORDS[c & 7] + " " + cards.SUIT_WORDS[c >> 3]
+
+
+def greedy(deal):
+    """A cheap, allocation-free move: the fallback when the AI runs out of memory.
+
+    Leading: the card worth least. Following: the cheapest card that wins the
+    trick, else the cheapest card.
+    """
+    if deal.pending_draw:
+        return DRAW
+    if deal.lead < 0 and deal.points(deal.to_act) >= 66:
+        return DECLARE
+    lead = deal.lead
+    m = deal.legal_plays()
+    best, best_key = -1, 1000
+    while m:
+        b = m & -m
+        m ^= b
+        c = cards.low_card(b)
+        key = cards.POINTS[c & 7]
+        if lead >= 0:
+            wins = c < lead if (c ^ lead) < 8 else (c >> 3 == deal.trump)
+            if not wins:
+                key += 100
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+class Game:
+    """One match on screen. `app` gives: sheet, width, height, settings, save(), clocks."""
+
+    def __init__(self, app, match, level, fresh_deal=True):
+        self.app = app
+        self.match = match
+        self.level = level
+        self.table = Table(app.sheet, app.width, app.height, 32 if match.rules.pack > 24 else 24)
+        self.group = self.table.group
+        self.lay = self.table.lay
+        self.cursor = 0
+        self.overlay = None        # (group, ListWidget or None, handler)
+        self.shown_result = False
+        self.player = None
+        self.show(deal_in=fresh_deal)
+
+    # ---- seats ---------------------------------------------------------------------
+
+    def me(self):
+        return self.match.seat_of(HUMAN)
+
+    def hand(self):
+        return cards.listed(self.match.deal.hands[self.me()])
+
+    # ---- what goes where ---------------------------------------------------------------
+
+    def targets(self, trick=None, collect_to=None, deal_in=False):
+        """Card places for the current state.
+
+        trick: (cards by seat) of a finished trick to keep on the table; collect_to:
+        the exit point for cards leaving the table; deal_in: hand cards fly from the talon.
+        """
+        d = self.match.deal
+        lay = self.lay
+        me = self.me()
+        out = []
+        hand = self.hand()
+        mine = d.to_act == me and not d.ended and not d.pending_draw
+        legal = d.legal_plays() if mine and d.phase2 else -1
+        if self.cursor >= len(hand):
+            self.cursor = max(0, len(hand) - 1)
+        placed = 0
+        for i, c in enumerate(hand):
+            x, y = lay.hand_xy(i, len(hand))
+            if mine and i == self.cursor:
+                y -= lay.raise_px
+            out.append((c, (x, y), True, not (legal >> c & 1), lay.talon))
+            placed |= 1 << c
+        slots = (lay.my_trick, lay.cpu_trick) if me == 0 else (lay.cpu_trick, lay.my_trick)
+        if trick is not None:
+            for seat in (0, 1):
+                out.append((trick[seat], slots[seat], True, False, None))
+                placed |= 1 << trick[seat]
+        elif d.lead >= 0:
+            out.append((d.lead, slots[d.leader], True, False, lay.cpu_from))
+            placed |= 1 << d.lead
+        if d.trump_card >= 0 and not placed >> d.trump_card & 1:
+            out.append((d.trump_card, lay.trump, d.closed < 0, False, None))
+            placed |= 1 << d.trump_card
+        for c in range(len(self.table.cards)):
+            if not placed >> c & 1:
+                out.append((c, None, True, False, collect_to))
+        if deal_in:
+            out = [(c, xy, f, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
+                   for c, xy, f, dm, _ in out]
+        return out
+
+    def panel(self):
+        d = self.match.deal
+        me, cpu = self.me(), 1 - self.me()
+        s = self.match.score
+        lines = ["     You CPU",
+                 "Games " + pad(s[HUMAN]) + " " + pad(s[1 - HUMAN]),
+                 "Tricks" + pad(d.tricks[me]) + " " + pad(d.tricks[cpu])]
+        if self.match.counting == "casual":
+            lines.append("Points" + pad(d.points(me)))
+        else:
+            lines.append("Points  ?")
+        lines.append("Trump " + cards.SUIT_WORDS[d.trump])
+        return lines
+
+    def refresh_texts(self):
+        d = self.match.deal
+        self.table.set_panel(self.panel())
+        self.table.set_talon(d.talon_left, d.closed, cards.count(d.hands[1 - self.me()]))
+
+    def show(self, deal_in=False):
+        """Lay out the current state (animated deal for a fresh deal)."""
+        self.refresh_texts()
+        if deal_in:
+            self.table.goto(self.targets(deal_in=True), FRAMES + 2)
+        else:
+            self.table.goto(self.targets(), 0)
+        self.prompt()
+
+    def prompt(self):
+        """Say whose turn it is, unless a message is still showing."""
+        d = self.match.deal
+        if d.ended or self.table.msg.text:
+            return
+        if d.to_act == self.me():
+            self.table.message("Your lead" if d.lead < 0 else "Your turn: follow")
+
+    # ---- moving on -----------------------------------------------------------------------
+
+    def tick(self, role):
+        """One frame. Returns "title" to leave the table."""
+        t = self.table
+        if t.busy():
+            if role is None:
+                t.tick()
+                return None
+            t.finish()
+        if self.overlay is not None:
+            return self.overlay[2](role) if role else None
+        d = self.match.deal
+        if d.ended:
+            if not self.shown_result:
+                self.result_overlay()
+            return None
+        if d.to_act != self.me():
+            self.computer()
+            return None
+        if d.pending_draw:
+            self.act(DRAW, self.me())
+            return None
+        if role is not None:
+            return self.human(role)
+        return None
+
+    def human(self, role):
+        hand = self.hand()
+        if role in ("left", "right"):
+            if hand:
+                self.cursor = (self.cursor + (1 if role == "right" else -1)) % len(hand)
+                self.table.goto(self.targets(), 0)
+        elif role == "ok":
+            if hand:
+                self.act(hand[self.cursor], self.me())
+        elif role in ("menu", "up", "down"):
+            self.action_menu()
+        return None
+
+    def act(self, action, seat):
+        """Apply an action, save, and animate what it changed."""
+        d = self.match.deal
+        leader = d.leader
+        lead = d.lead
+        trump_before = d.trump_card
+        try:
+            self.match.apply(action, seat)
+        except IllegalMove as e:
+            self.table.message(str(e.args[0]) if e.args else "not allowed")
+            return False
+        self.app.save_match(self)
+        who = "You" if seat == self.me() else "CPU"
+        msg = None
+        kind = action & 0xE0 if action < 96 else action
+        if kind == MARRY or kind == DECLARE_MARRIAGE:
+            c = action & 31
+            msg = who + ": " + ("40 in trumps!" if c >> 3 == d.trump else "20!")
+        elif action == EXCHANGE:
+            msg = who + ": exchanged for " + short(trump_before)
+        elif action == CLOSE:
+            msg = who + ": talon closed"
+        if d.ended and d.result[2] in ("declared", "wrong-declaration"):
+            winner = d.result[0]
+            msg = ("66!" if winner == seat else "Wrong call!") + " " + (msg or "")
+        self.table.message(msg or "")
+        if lead >= 0 and d.lead < 0 and action < 96:
+            # a trick was completed: show it, then sweep it to the winner
+            played = [0, 0]
+            played[leader] = lead
+            played[1 - leader] = action & 31
+            self.table.goto(self.targets(trick=played), FRAMES)
+            self.table.pause()
+            win = d.last_trick[2]
+            exit_xy = (self.lay.w // 2 - 16, self.lay.h if win == self.me() else -50)
+            self.table.call(self.refresh_texts)
+            self.table.goto(self.targets(collect_to=exit_xy), FRAMES)
+        else:
+            self.refresh_texts()
+            self.table.goto(self.targets(), FRAMES)
+        if d.ended:
+            self.app.deal_ended(self.match)
+        else:
+            self.table.call(self.prompt)
+        return True
+
+    def computer(self):
+        d = self.match.deal
+        seat = d.to_act
+        app = self.app
+        self.table.message("Thinking...")
+        app.show_now()
+        action = None
+        try:
+            if self.player is None:
+                self.player = app.make_player(self.level)
+            if self.player is not None:
+                deadline = None
+                if app.think_clock is not None:
+                    deadline = app.think_clock() + THINK.get(self.level, 1.0)
+                view = d.view(seat)
+                action = self.player.choose(view, clock=app.think_clock, deadline=deadline)
+        except MemoryError:
+            self.player = None
+            gc.collect()
+            action = None
+        if action is None:
+            action = greedy(d)
+        if not self.act(action, seat):
+            self.act(greedy(d), seat)
+
+    # ---- overlays --------------------------------------------------------------------------
+
+    def open_overlay(self, title, lines, items, handler):
+        """A framed box over the table with text lines and an optional menu."""
+        w = min(self.lay.w - 16, 216)
+        row = 14 if len(items) <= 7 else 12
+        h = 8 + (ui.LINE_H + 1) * (len(lines) + 1) + row * len(items)
+        h = min(h, self.lay.h - 4)
+        x = (self.lay.w - w) // 2
+        y = max(2, (self.lay.h - h) // 2 - (10 if self.lay.tall else 0))
+        g = displayio.Group()
+        g.append(ui.rect(x, y, w, h, ui.GOLD))
+        g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
+        g.append(ui.text(title, x + 6, y + 4, ui.GOLD))
+        ty = y + 4 + ui.LINE_H + 1
+        for s in lines:
+            g.append(ui.text(s, x + 6, ty, ui.WHITE))
+            ty += ui.LINE_H + 1
+        menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row) if items else None
+        self.group.append(g)
+        self.overlay = (g, menu, handler)
+
+    def close_overlay(self):
+        if self.overlay is not None:
+            self.group.remove(self.overlay[0])
+            self.overlay = None
+            gc.collect()
+
+    def action_menu(self):
+        d = self.match.deal
+        me = self.me()
+        hand = self.hand()
+        sel = hand[self.cursor] if hand else -1
+        labels = []
+        acts = []
+        married = 0
+        for a in d.legal_actions(me):
+            if a >= MARRY and a < DECLARE_MARRIAGE:
+                s = (a & 31) >> 3
+                if married >> s & 1:
+                    continue
+                married |= 1 << s
+                c = sel if sel >= 0 and sel >> 3 == s and (sel & 7) in (2, 3) else (s << 3) | 2
+                labels.append("Marry " + cards.SUIT_WORDS[s] + ", lead " + cards.RANK_WORDS[c & 7])
+                acts.append(MARRY + c)
+            elif a >= DECLARE_MARRIAGE and a < EXCHANGE:
+                labels.append("Show " + cards.SUIT_WORDS[(a & 31) >> 3] + " pair: 66")
+                acts.append(a)
+            elif a == EXCHANGE:
+                labels.append("Exchange for " + short(d.trump_card))
+                acts.append(a)
+            elif a == CLOSE:
+                labels.append("Close the talon")
+                acts.append(a)
+            elif a == DECLARE and self.match.counting == "classic":
+                labels.append("Declare 66")
+                acts.append(a)
+        if self.app.settings.get("hints") == "on":
+            labels.append("Hint")
+            acts.append("hint")
+        labels.append("Main menu")
+        acts.append("title")
+        labels.append("Back")
+        acts.append("back")
+
+        def chosen(role):
+            if role == "menu":
+                self.close_overlay()
+                return None
+            i = self.overlay[1].handle(role)
+            if i is None:
+                return None
+            a = acts[i]
+            self.close_overlay()
+            if a == "title":
+                return "title"
+            if a == "hint":
+                self.hint()
+            elif a != "back":
+                self.act(a, me)
+            return None
+
+        self.open_overlay("Your move", [], labels, chosen)
+
+    def hint(self):
+        msg = "No hint available"
+        try:
+            p = self.app.make_player(self.level)
+            if p is not None and hasattr(p, "hint"):
+                a, why = p.hint(self.match.deal.view(self.me()))
+                hand = self.hand()
+                c = a & 31 if a < 96 else -1
+                if c in hand:
+                    self.cursor = hand.index(c)
+                    self.table.goto(self.targets(), 0)
+                msg = why
+        except MemoryError:
+            gc.collect()
+        self.table.message(msg)
+
+    def result_overlay(self):
+        if self.overlay is not None or self.shown_result:
+            return
+        self.shown_result = True
+        m = self.match
+        d = m.deal
+        me = self.me()
+        winner, gp, reason = d.result
+        if winner is None:
+            title = "No winner this deal"
+        else:
+            title = "You win the deal" if winner == me else "The computer wins"
+        pts = gp[winner] if winner is not None else 0
+        lines = ["Points: you " + str(d.points(me)) + ", CPU " + str(d.points(1 - me)),
+                 REASONS.get(reason, reason) + (EXTRA[pts] if reason in
+                                                ("declared", "last-trick", "lone-66") else ""),
+                 ("Game points +" + str(pts)) if pts else "No game points",
+                 "Match: you " + str(m.score[HUMAN]) + ", CPU " + str(m.score[1 - HUMAN])]
+        if self.lay.h < 200:
+            lines = [lines[0], lines[1] + ("  +" + str(pts) if pts else ""), lines[3]]
+
+        def done(role):
+            if role != "ok":
+                return None
+            self.close_overlay()
+            if m.over:
+                self.match_overlay()
+                return None
+            m.next_deal()
+            self.shown_result = False
+            self.app.save_match(self)
+            self.cursor = 0
+            self.player = None
+            self.show(deal_in=True)
+            return None
+
+        self.open_overlay(title, lines, ["Next" if not m.over else "Match result"], done)
+
+    def match_overlay(self):
+        m = self.match
+        won = m.winner == HUMAN
+        lines = ["You " + str(m.score[HUMAN]) + " : " + str(m.score[1 - HUMAN]) + " CPU",
+                 "after " + str(m.deals) + " deals"]
+
+        def done(role):
+            if role != "ok":
+                return None
+            self.close_overlay()
+            self.app.match_ended()
+            return "title"
+
+        self.open_overlay("You win the match!" if won else "The computer wins the match",
+                          lines, ["Back to the title"], done)
+
+
+def pad(n):
+    s = str(n)
+    return " " * (3 - len(s)) + s
+
+

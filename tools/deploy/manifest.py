@@ -1,0 +1,157 @@
+"""What goes where on the board: docs/LAYOUT.md turned into a list of files.
+
+The firmware, profiles and assets change while we work, so nothing here names a
+module: every source is a glob. ``code.py`` always comes last in a manifest.
+"""
+
+import hashlib
+import re
+from pathlib import Path
+
+from .errors import UsageError
+
+CODE_PY = "/code.py"
+SETTINGS = "/settings.toml"
+PROFILE_KEY = "SIXTYSIX_PROFILE"
+DEFAULT_PROFILE = "pico_display_pack"
+
+# (repo folder, glob, board folder): every row of docs/LAYOUT.md except code.py,
+# settings.toml and the libraries, which are handled on their own.
+SOURCES = (
+    ("firmware/sixtysix", "**/*.py", "/lib/sixtysix"),
+    ("firmware/assets", "*.bmp", "/assets"),
+    ("shared_rules", "*.py", "/lib/shared_rules"),
+    ("hardware/profiles", "*.py", "/lib/profiles"),
+)
+
+OWNED_DIRS = tuple(board for _repo, _glob, board in SOURCES)
+"""Board folders that belong to the game: files there that the repo no longer has are removed."""
+
+PROFILES_DIR = "hardware/profiles"
+
+
+class Entry:
+    """One file for the board: its absolute board path, its bytes and where it came from."""
+
+    __slots__ = ("path", "data", "origin", "_digest")
+
+    def __init__(self, path, data, origin):
+        self.path = path
+        self.data = bytes(data)
+        self.origin = origin
+        self._digest = None
+
+    @property
+    def size(self):
+        return len(self.data)
+
+    @property
+    def digest(self):
+        if self._digest is None:
+            self._digest = hashlib.sha256(self.data).hexdigest()
+        return self._digest
+
+    def __repr__(self):
+        return "Entry({!r}, {} bytes from {})".format(self.path, self.size, self.origin)
+
+
+class Manifest:
+    """The complete board contents the game needs, ``code.py`` last."""
+
+    def __init__(self, entries):
+        paths = [entry.path for entry in entries]
+        if len(set(paths)) != len(paths):
+            raise ValueError("two sources for one board path: {}".format(sorted(paths)))
+        rest = sorted((e for e in entries if e.path != CODE_PY), key=lambda e: e.path)
+        self.entries = rest + [e for e in entries if e.path == CODE_PY]
+        self.paths = frozenset(paths)
+
+    @property
+    def size(self):
+        return sum(entry.size for entry in self.entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __len__(self):
+        return len(self.entries)
+
+
+def source_entries(repo):
+    """code.py and every file under the LAYOUT.md folders, read from the repo at ``repo``."""
+    repo = Path(repo)
+    code = repo / "firmware" / "code.py"
+    if not code.is_file():
+        raise UsageError(
+            "{} is missing, so there is no game to deploy.\n"
+            "Next: run the command from a complete checkout, or pass it with --source.".format(code)
+        )
+    entries = [Entry(CODE_PY, code.read_bytes(), "firmware/code.py")]
+    for folder, pattern, board_dir in SOURCES:
+        base = repo / folder
+        for path in sorted(base.glob(pattern)):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            relative = path.relative_to(base).as_posix()
+            entries.append(Entry(board_dir + "/" + relative, path.read_bytes(), "{}/{}".format(folder, relative)))
+    return entries
+
+
+def python_sources(entries):
+    """(origin, text) of every .py entry: what the library scanner reads for imports."""
+    return [(e.origin, e.data.decode("utf-8")) for e in entries if e.path.endswith(".py")]
+
+
+def available_profiles(repo):
+    return sorted(
+        path.stem for path in (Path(repo) / PROFILES_DIR).glob("*.py") if not path.stem.startswith("_")
+    )
+
+
+def check_profile(name, profiles):
+    if name not in profiles:
+        raise UsageError(
+            "Unknown board profile {!r}. Known profiles (from {}/*.py): {}.\n"
+            "Next: pass one of them with --profile.".format(name, PROFILES_DIR, ", ".join(profiles) or "none")
+        )
+
+
+_PROFILE_LINE = re.compile(r'^\s*' + PROFILE_KEY + r'\s*=\s*"([^"]*)"', re.MULTILINE)
+_PROFILE_KEY_LINE = re.compile(r'^\s*' + PROFILE_KEY + r'\s*=.*$', re.MULTILINE)
+
+
+def current_profile(settings_text):
+    """The profile an existing settings.toml names, or None."""
+    match = _PROFILE_LINE.search(settings_text or "")
+    return match.group(1) if match else None
+
+
+def merge_settings(existing_text, profile):
+    """settings.toml text with our key set and every other line kept as the maker wrote it."""
+    line = '{} = "{}"'.format(PROFILE_KEY, profile)
+    text = existing_text or ""
+    if _PROFILE_KEY_LINE.search(text):
+        return _PROFILE_KEY_LINE.sub(line, text, count=1)
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return text + line + "\n"
+
+
+def settings_entry(existing, profile):
+    """The merged /settings.toml; ``existing`` is the board's current file as bytes (or None)."""
+    text = existing.decode("utf-8", "surrogateescape") if existing else ""
+    merged = merge_settings(text, profile)
+    return Entry(SETTINGS, merged.encode("utf-8", "surrogateescape"), "settings.toml (profile {})".format(profile))
+
+
+def choose_profile(requested, existing_settings, profiles):
+    """--profile if given, else the profile already on the board if still known, else the default."""
+    if requested:
+        check_profile(requested, profiles)
+        return requested
+    text = existing_settings.decode("utf-8", "replace") if existing_settings else ""
+    on_board = current_profile(text)
+    if on_board in profiles:
+        return on_board
+    check_profile(DEFAULT_PROFILE, profiles)
+    return DEFAULT_PROFILE
