@@ -58,9 +58,7 @@ MODULE_JS = VM_DIR / "node_modules" / "@micropython" / "micropython-webassembly-
 MIN_NODE = 20
 INSTALL = "run `npm ci --prefix host_tests/vm` from the repo root (needs Node.js %d+ and npm)" % MIN_NODE
 
-# run.mjs exit codes
-RAISED = 3
-VM_FAILURE = 2
+RAISED = 3  # run.mjs exit code when the Python code raised
 
 
 class MPVMUnavailable(RuntimeError):
@@ -123,6 +121,10 @@ def _vm_message(stderr):
 
 def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=None, pystack_bytes=None):
     """Run code (a string, or a list of step strings) in a fresh VM; return its stdout.
+
+    packages: repo dir names or Paths (see the module doc). heap_cap: bytes, at least
+    32 KB (see above). heapsize: the first heap area when uncapped (default 1 MiB; it
+    grows anyway). pystack_bytes: Python stack size (default 8 KB).
 
     Raises MPVMError if the code raised (later steps are skipped), the run took longer
     than timeout seconds (Node is killed), or the VM failed; MPVMUnavailable if the VM is

@@ -68,3 +68,29 @@ def test_random_deals_match_cpython(name):
         while not m.deal.ended:
             random_action(m.deal, rng)
         assert row == json.loads(json.dumps([to_record(m.deal), list(m.deal.result)])), seed
+
+
+VM_CLONE = """
+import json
+from shared_rules.match import Match
+from shared_rules.rules import Rules
+from shared_rules.rng import Rng
+from shared_rules.randplay import random_play
+from shared_rules.record import to_record
+rng = Rng(5)
+d = Match(Rules(), seed=3).deal
+for _ in range(9):
+    random_play(d, rng)
+before = to_record(d)
+c = d.clone()
+while not c.ended:
+    random_play(c, rng)
+print(json.dumps([before == to_record(d), c.ended, c.log is None, c.result]))
+"""
+
+
+def test_clone_is_independent_in_the_vm():
+    """Search plays on clones; the original deal must not move (and clone must work on MicroPython)."""
+    [[unchanged, ended, no_log, result]] = mpvm.run_json(VM_CLONE, timeout=60)
+    assert unchanged and ended and no_log
+    assert result[2] in ("declared", "wrong-declaration", "last-trick", "closer-failed")

@@ -4,14 +4,14 @@ Seat 0 is the forehand (leads first), seat 1 the dealer. Hands and won cards are
 bitmasks; playing allocates nothing. An illegal action raises IllegalMove and leaves
 the deal exactly as it was.
 """
-from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, mask_of, pack
+from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, mask_of, pack, count
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
 from shared_rules.view import View
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 # The fields clone() copies as they are (ints, bools and immutable tuples).
-_SCALARS = ("top", "trump_card", "leader", "to_act", "lead", "phase2", "pending_draw", "closed",
+_SCALARS = ("top", "trump_card", "trump", "trump_bits", "leader", "to_act", "lead", "phase2", "pending_draw", "closed",
             "closed_opp_tricks", "last_trick", "ended", "result")
 
 
@@ -19,12 +19,14 @@ def dealt(rules, pack):
     """The deal made from a shuffled pack (list of cards, top first).
 
     Packets of 3 to the forehand, 3 to the dealer, then the rest of each hand; the next
-    card is the turn-up and the remainder is the talon, top first.
+    card is the turn-up (Idiots' Sixty-six has none) and the remainder is the talon, top first.
     """
     n = rules.hand_size
     rest = n - 3
     hands = [mask_of(pack[0:3]) | mask_of(pack[6:6 + rest]),
              mask_of(pack[3:6]) | mask_of(pack[6 + rest:6 + 2 * rest])]
+    if rules.game == "idiots":
+        return Deal(rules, hands, -1, pack[2 * n:])
     return Deal(rules, hands, pack[2 * n], pack[2 * n + 1:])
 
 
@@ -37,12 +39,14 @@ class Deal:
         self.dealt_hands = (hands[0], hands[1])
         self.first_trump = trump_card
         self.hands = [hands[0], hands[1]]
-        self.stock = list(talon) + [trump_card]   # draw order; the last is the turn-up
+        self.stock = list(talon)                  # draw order; the last is the turn-up
+        if trump_card >= 0:
+            self.stock.append(trump_card)
         self.top = 0
-        self.trump_card = trump_card              # the face-up card, -1 once drawn
-        self.trump = trump_card >> 3
-        self.trump_bits = SUIT_MASK[self.trump]
-        self.exchange_card = (self.trump << 3) | rules.exchange_card_rank
+        self.trump_card = trump_card              # the face-up card, -1 once drawn (or none)
+        self.trump = trump_card >> 3              # -1: no trump yet (Idiots' Sixty-six)
+        self.trump_bits = SUIT_MASK[self.trump] if trump_card >= 0 else 0
+        self.exchange_card = (self.trump << 3) | rules.exchange_card_rank if trump_card >= 0 else -1
         self.follow = _FOLLOW[rules.follow]
         self.leader = 0
         self.to_act = 0
@@ -142,7 +146,8 @@ class Deal:
                             out.append(MARRY + k + 1)
                             if self.rules.declare_marriage:
                                 out.append(DECLARE_MARRIAGE + k)
-                out.append(DECLARE)
+                if self.rules.declaring:
+                    out.append(DECLARE)
             if self._exchange_error(seat) is None:
                 out.append(EXCHANGE)
         if self._close_error(seat) is None:
@@ -171,6 +176,8 @@ class Deal:
         return None
 
     def _close_error(self, seat):
+        if self.rules.closing == "never":
+            return "in this game the talon is never closed"
         if self.closed >= 0:
             return "the talon is already closed"
         if self.phase2:
@@ -209,6 +216,8 @@ class Deal:
             self.log.append(seat << 8 | action)
 
     def _apply(self, action, seat):
+        if action < 0:
+            raise IllegalMove("unknown action")
         if action < 32:
             self._play(action, seat)
         elif action < 96:
@@ -226,6 +235,8 @@ class Deal:
                 raise IllegalMove("there is nothing to draw now")
             self._draw()
         elif action == DECLARE:
+            if not self.rules.declaring:
+                raise IllegalMove("in this game nobody declares: every deal is played to the last trick")
             self._check_on_lead(seat)
             self._declared(seat)
         elif action == EXCHANGE:
@@ -263,8 +274,13 @@ class Deal:
         if declaring and not self.rules.declare_marriage:
             raise IllegalMove("in this rule set a marriage counts only when you lead it")
         s = c >> 3
+        if self.rules.game == "idiots":       # each marriage makes its suit trump: 20, 40, 60, 80
+            self.meld_points[seat] += 20 * (count(self.melds[0]) + count(self.melds[1]) + 1)
+            self.trump = s
+            self.trump_bits = SUIT_MASK[s]
+        else:
+            self.meld_points[seat] += 40 if s == self.trump else 20
         self.melds[seat] |= 1 << s
-        self.meld_points[seat] += 40 if s == self.trump else 20
         if declaring:
             self.known[seat] |= (1 << c) | (1 << partner)
             self._declared(seat)
@@ -331,8 +347,9 @@ class Deal:
         self.top = t + 2
         self.pending_draw = False
         if self.top == len(self.stock):
-            self.known[1 - w] |= 1 << self.trump_card
-            self.trump_card = -1
+            if self.trump_card >= 0:
+                self.known[1 - w] |= 1 << self.trump_card
+                self.trump_card = -1
             self.phase2 = True
 
     def _undraw(self):
@@ -341,10 +358,11 @@ class Deal:
         w = self.leader
         self.hands[w] ^= 1 << self.stock[t]
         self.hands[1 - w] ^= 1 << self.stock[t + 1]
-        if self.trump_card < 0:
-            self.trump_card = self.stock[-1]
-            self.known[1 - w] &= ~(1 << self.trump_card)
+        if self.phase2:
             self.phase2 = False
+            if self.first_trump >= 0:
+                self.trump_card = self.stock[-1]
+                self.known[1 - w] &= ~(1 << self.trump_card)
         self.pending_draw = True
 
     # ---- how the deal ends (RULES.md: game points) -----------------------------------
@@ -397,6 +415,14 @@ class Deal:
         mode = self.rules.played_out
         if mode == "last-trick":
             self._finish(w, self._by_loser(1 - w), "last-trick")
+            return
+        if mode == "higher":                  # Idiots' Sixty-six: more points wins
+            a, b = self.points(0), self.points(1)
+            if a == b:
+                self._finish(None, 0, "no-score")
+            else:
+                hi = 0 if a > b else 1
+                self._finish(hi, self._by_loser(1 - hi), "higher")
             return
         over = [s for s in (0, 1) if self.points(s) >= 66]
         if len(over) == 1:

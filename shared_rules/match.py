@@ -23,7 +23,7 @@ class Match:
         self.rules = rules
         self.counting = counting
         self.rng = Rng(seed)
-        self.score = [0, 0]
+        self.score = [0] * self.sides()
         self.carry = 0              # game points waiting for the winner of the next deal
         self.deals = 0
         self.over = False
@@ -33,9 +33,16 @@ class Match:
         self.deal = None
         self.next_deal()
 
+    def players(self):
+        return 2
+
+    def sides(self):
+        """Scores kept: one per player, or per partnership in the team games."""
+        return self.players()
+
     def _first_dealer(self):
-        if self.rules.first_dealer == "lot":
-            return self.rng.below(2)
+        if self.rules.first_dealer == "lot" or self.players() != 2:
+            return self.rng.below(self.players())
         # Hoyle: each player cuts a card, the higher deals; equal ranks cut again.
         cards = listed(pack(self.rules.ranks))
         while True:
@@ -58,23 +65,31 @@ class Match:
         if self.deal is not None:
             if not self.deal.ended:
                 raise ValueError("the deal is still in progress")
-            winner, _, reason = self.deal.result
-            if reason != "annulled":
-                if self.rules.next_dealer == "winner":
-                    if winner is not None:
-                        self.dealer = self.player_at(winner)
-                else:
-                    self.dealer = 1 - self.dealer
+            self._rotate(self.deal.result)
         order = listed(pack(self.rules.ranks))
         self.rng.shuffle(order)
-        self.deal = dealt(self.rules, order)
+        self.deal = self._dealt(order)
         self.deals += 1
+
+    def _dealt(self, order):
+        return dealt(self.rules, order)
+
+    def _rotate(self, result):
+        """Choose the dealer of the next deal."""
+        winner, _, reason = result
+        if reason != "annulled":
+            if self.rules.next_dealer == "winner":
+                if winner is not None:
+                    self.dealer = self.player_at(winner)
+            else:
+                self.dealer = 1 - self.dealer
 
     def apply(self, action, seat=None):
         """Apply an action to the current deal; scores the deal when it ends."""
         d = self.deal
         d.apply(action, seat)
-        if not d.ended and self.counting == "casual" and d.lead < 0 and d.points(d.leader) >= 66:
+        if not d.ended and self.counting == "casual" and self.rules.declaring and d.lead < 0 \
+                and d.points(d.leader) >= 66:
             d.apply(DECLARE, d.leader)
         if d.ended:
             self._score(d.result)
@@ -110,11 +125,12 @@ class Match:
 
     @classmethod
     def _from_dict(cls, data):
-        m = cls.__new__(cls)
-        m.rules = Rules(data["rules"], **data["options"])
+        if type(data["options"]) is not dict:
+            raise ValueError("bad rule options")
         if data["counting"] not in COUNTING:
             raise ValueError("bad counting mode")
-        m.counting = data["counting"]
+        # A fresh match (MicroPython has no cls.__new__), then the saved state over it.
+        m = cls(Rules(data["rules"], **data["options"]), data["counting"])
         state = data["rng"]
         if not _whole(state) or not 0 < state < 1 << 30:   # the generator's states are 30-bit
             raise ValueError("bad random generator state")
@@ -122,18 +138,20 @@ class Match:
         m.rng.state = state
         score = data["score"]
         carry = data["carry"]
-        if len(score) != 2 or not _whole(score[0]) or not _whole(score[1]) or not _whole(carry):
+        # Only North American scores go below zero (a set bid is subtracted).
+        low = -1000 if m.rules.game == "american" else 0
+        if len(score) != m.sides() or not _whole(carry) or [x for x in score if type(x) is not int or x < low]:
             raise ValueError("bad score")
-        m.score = [score[0], score[1]]
+        m.score = list(score)
         m.carry = carry
-        if data["dealer"] not in (0, 1) or not _whole(data["deals"]) or data["deals"] < 1:
+        if data["dealer"] not in range(m.players()) or not _whole(data["deals"]) or data["deals"] < 1:
             raise ValueError("bad dealer or deal count")
         m.dealer = data["dealer"]
         m.deals = data["deals"]
         m.cut = None
         m.over = False
         m.winner = None
-        for p in (0, 1):
+        for p in range(m.sides()):
             if m.score[p] >= m.rules.target:
                 m.over = True
                 m.winner = p
@@ -143,7 +161,7 @@ class Match:
         if m.deal.rules.name != m.rules.name or m.deal.rules.overrides != m.rules.overrides:
             raise ValueError("the deal is not played by the match's rules")
         for entry in rec["actions"]:
-            seat, action = record.parse_entry(entry)
+            seat, action = record.parse_entry(entry, len(m.deal.hands))
             m.deal.apply(action, seat)
         return m
 

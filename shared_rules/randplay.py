@@ -1,11 +1,17 @@
-"""Random legal play, allocation-free: the benchmark's players and the fuzzers' driver.
+"""Random legal play: the benchmark's players and the fuzzers' driver.
 
 `random_play` picks among the cards only (plus the obligatory draw and a declaration at
-66), which is how the throughput benchmark plays; `random_action` picks among every
-legal action, so property tests reach closing, exchanging, melding and wrong calls.
+66), which is how the throughput benchmark plays, allocation-free; `random_action` picks
+among every legal action of both seats, so property tests reach closing, exchanging,
+melding and wrong calls.
 """
 from shared_rules.cards import count, nth
-from shared_rules.actions import DRAW, DECLARE
+from shared_rules.actions import DRAW, DECLARE, DECLARE_MARRIAGE, EXCHANGE, CLOSE
+
+# Relative weights in random_action. A card (play or marry) is 16; a wrong call is rare
+# so that most deals get far, a correct one likely but not certain (so undeclared 66s,
+# played-out deals and both-over-66 endings happen too); closing is an occasional choice.
+_CARD, _DRAW, _EXCHANGE, _CLOSE, _WRONG, _RIGHT = 16, 16, 16, 1, 1, 200
 
 
 def random_play(deal, rng):
@@ -19,15 +25,35 @@ def random_play(deal, rng):
         deal.apply(nth(m, rng.below(count(m))))
 
 
-def random_action(deal, rng):
-    """Apply one uniformly random legal action of any seat that may act (allocates a list)."""
-    acts = deal.legal_actions()
-    other = 1 - deal.to_act
-    extra = deal.legal_actions(other) if deal.lead < 0 else ()
-    n = len(acts) + len(extra)
-    i = rng.below(n)
-    if i < len(acts):
-        deal.apply(acts[i])
-    else:
-        deal.apply(extra[i - len(acts)], other)
+def _weight(deal, seat, action):
+    if action < DECLARE_MARRIAGE:
+        return _CARD
+    if action < EXCHANGE:                      # declare-marriage: right if it reaches 66
+        c = action & 31
+        meld = 40 if c >> 3 == deal.trump else 20
+        right = deal.tricks[seat] and deal.points(seat) + meld >= 66
+        return _RIGHT if right else _WRONG
+    if action == DECLARE:
+        return _RIGHT if deal.points(seat) >= 66 else _WRONG
+    if action == CLOSE:
+        return _CLOSE
+    if action == DRAW:
+        return _DRAW
+    return _EXCHANGE
 
+
+def random_action(deal, rng):
+    """Apply one random legal action of either seat (weighted, see above); returns (seat, action)."""
+    seat = deal.to_act
+    choices = [(seat, a) for a in deal.legal_actions(seat)]
+    if deal.lead < 0:                          # e.g. a Russian close by the non-leader
+        choices += [(1 - seat, a) for a in deal.legal_actions(1 - seat)]
+    total = 0
+    for s, a in choices:
+        total += _weight(deal, s, a)
+    i = rng.below(total)
+    for s, a in choices:
+        i -= _weight(deal, s, a)
+        if i < 0:
+            deal.apply(a, s)
+            return s, a

@@ -2,9 +2,10 @@
 
 Plain dicts and lists only, so the board can use it without the json module.
 """
-from shared_rules.cards import name, parse, listed, pack, SUITS
+from shared_rules.cards import name, parse, listed, pack, mask_of, SUITS
 from shared_rules.actions import text, parse as parse_action, CLOSE, DRAW
 from shared_rules.deal import Deal
+from shared_rules.team import TeamDeal
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import Rules
 
@@ -23,63 +24,113 @@ def to_record(deal):
         if a == DRAW and i + 1 < n and log[i + 1] & 255 != CLOSE:
             continue
         actions.append(str(log[i] >> 8) + " " + text(a))
-    return {"rules": deal.rules.name, "options": dict(deal.rules.overrides),
-            "hands": [[name(c) for c in listed(h)] for h in deal.dealt_hands],
-            "trump_card": name(deal.first_trump),
-            "talon": [name(c) for c in deal.stock[:-1]],
-            "actions": actions}
+    trump = deal.first_trump
+    rec = {"rules": deal.rules.name, "options": dict(deal.rules.overrides),
+           "hands": [[name(c) for c in listed(h)] for h in deal.dealt_hands],
+           "trump_card": name(trump) if trump >= 0 else None, "talon": [], "actions": actions}
+    if isinstance(deal, TeamDeal):
+        if deal.widow:
+            rec["widow"] = [name(c) for c in listed(deal.widow)]
+    else:
+        rec["talon"] = [name(c) for c in (deal.stock[:-1] if trump >= 0 else deal.stock)]
+    return rec
+
+
+def _hand_sizes(rules):
+    """Cards each seat is dealt, as a record lists them (the four-handed dealer's
+    turn-up is the record's trump_card, not part of hands)."""
+    g = rules.game
+    if g == "four":
+        return (8, 8, 8, 7)
+    if g == "american":
+        n = rules.players
+        return (24 // n if n != 3 else 7,) * n
+    return (rules.hand_size, rules.hand_size)
 
 
 def deal_from_record(rec):
     """The deal as dealt in a record; ValueError saying what is wrong with a bad one."""
     rules = Rules(rec["rules"], **(rec.get("options") or {}))
+    sizes = _hand_sizes(rules)
     hands = rec["hands"]
-    if len(hands) != 2:
-        raise ValueError("a two-handed record needs 2 hands")
-    masks = [0, 0]
-    seen = 0
+    if len(hands) != len(sizes):
+        raise ValueError("this game needs " + str(len(sizes)) + " hands")
+    masks = []
     cards = []
-    for s in (0, 1):
-        if len(hands[s]) != rules.hand_size:
-            raise ValueError("seat " + str(s) + " must be dealt " + str(rules.hand_size) + " cards")
-        for t in hands[s]:
-            c = parse(t)
-            masks[s] |= 1 << c
-            cards.append(c)
-    trump = parse(rec["trump_card"])
-    talon = [parse(t) for t in rec["talon"]]
-    for c in cards + [trump] + talon:
+    for s in range(len(sizes)):
+        if len(hands[s]) != sizes[s]:
+            raise ValueError("seat " + str(s) + " must be dealt " + str(sizes[s]) + " cards")
+        hand = [parse(t) for t in hands[s]]
+        masks.append(mask_of(hand))
+        cards += hand
+    has_turn_up = rules.game in ("two", "three", "four")
+    if (rec.get("trump_card") is not None) != has_turn_up:
+        raise ValueError("this game has " + ("a" if has_turn_up else "no") + " trump card")
+    trump = parse(rec["trump_card"]) if has_turn_up else -1
+    talon = [parse(t) for t in rec.get("talon") or ()]
+    widow = [parse(t) for t in rec.get("widow") or ()]
+    seen = 0
+    for c in cards + talon + widow + ([trump] if has_turn_up else []):
         if seen >> c & 1:
             raise ValueError("card " + name(c) + " appears twice")
         seen |= 1 << c
     if seen != pack(rules.ranks):
         raise ValueError("the cards are not exactly one " + str(rules.pack) + "-card pack")
+    if rules.game in ("four", "american"):
+        if talon:
+            raise ValueError("this game has no talon: every card is dealt")
+        return TeamDeal(rules, masks, trump, widow)
+    if widow:
+        raise ValueError("only cut-throat North American Sixty-Six has a widow")
     return Deal(rules, masks, trump, talon)
 
 
-def parse_entry(entry):
+def parse_entry(entry, seats=2):
     """(seat, action) from an action string like "0 marry KC"; ValueError if malformed."""
     parts = entry.split(None, 1)
-    if len(parts) != 2 or parts[0] not in ("0", "1"):
-        raise ValueError("an action starts with the seat 0 or 1: " + repr(entry))
+    if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= seats:
+        numbers = ", ".join(str(i) for i in range(seats - 1)) + " or " + str(seats - 1)
+        raise ValueError("an action starts with the seat " + numbers + ": " + repr(entry))
     return int(parts[0]), parse_action(parts[1])
 
 
 def summary(deal):
-    """The replay report of a deal (RECORD_FORMAT.md 'Replaying')."""
+    """The replay report of a deal (RECORD_FORMAT.md 'Replaying'); team games report
+    points, tricks and game points per side, marriages per seat."""
+    sides = len(deal.tricks)
     out = {"status": "ended" if deal.ended else "in-progress",
-           "points": [deal.points(0), deal.points(1)],
+           "points": [deal.points(s) for s in range(sides)],
            "tricks": deal.tricks[:],
            "marriages": [[SUITS[s] for s in range(4) if m >> s & 1] for m in deal.melds],
-           "winner": None, "game_points": [0, 0], "reason": None,
+           "winner": None, "game_points": [0] * sides, "reason": None,
            "to_act": None if deal.ended else deal.to_act}
     if deal.ended:
         out["winner"], out["game_points"], out["reason"] = deal.result
+    if deal.rules.game == "three":
+        out["game_points"] = out["game_points"] + [dealer_points(deal)]
+    if isinstance(deal, TeamDeal):
+        out["bid"] = deal.bid
+        out["bidder"] = None if deal.bidder < 0 else deal.bidder
     return out
 
 
+def dealer_points(deal):
+    """Three-handed: the dealer scores what either active player won, or 1 when neither
+    scored (the match caps it below the target)."""
+    if not deal.ended:
+        return 0
+    winner, gp, reason = deal.result
+    return 1 if winner is None else gp[winner]
+
+
 def replay(rec):
-    """Replay a record; the report says how the deal stands or which action is wrong."""
+    """Replay a record; the report says how the deal stands or which action is wrong.
+
+    An example document ({"name", "why", "record", "expect"}, as in records/ folders) is
+    replayed by its "record".
+    """
+    if isinstance(rec, dict) and "rules" not in rec and isinstance(rec.get("record"), dict):
+        rec = rec["record"]
     try:
         deal = deal_from_record(rec)
         entries = rec["actions"]
@@ -87,7 +138,7 @@ def replay(rec):
         return {"status": "error", "error_index": None, "error": "bad record: " + _message(e)}
     for i in range(len(entries)):
         try:
-            seat, action = parse_entry(entries[i])
+            seat, action = parse_entry(entries[i], len(deal.hands))
             deal.apply(action, seat)
         except (ValueError, IllegalMove, AttributeError) as e:
             out = summary(deal)

@@ -1,4 +1,4 @@
-"""Rule sets and their options (RULES.md sections 2-4).
+"""Rule sets and their options (RULES.md sections 2-8).
 
 A rule set is a name plus named options; any option can be overridden alone, e.g.
 Rules("standard", target=5). The option names are the ones records use in "options".
@@ -6,21 +6,24 @@ Rules("standard", target=5). The option names are the ones records use in "optio
 
 # option name -> allowed values, the `standard` value first.
 OPTIONS = {
-    "pack": (24, 20),                      # cards in the pack: A..9, or A..J (Schnapsen)
-    "hand_size": (6, 5),
+    "pack": (24, 20, 32),                  # cards: A..9, A..J (Schnapsen), A..7 (four-handed)
+    "hand_size": (6, 5, 8),                # North American: from the number of players
     "exchange_rank": ("9", "J"),           # the trump card swapped for the turn-up
-    "target": (7, 5, 8),                   # game points that win the match
+    "target": (7, 5, 8, 10, 15),           # game points that win the match
     "next_dealer": ("alternate", "winner"),
     "exchange": ("leader", "any", "off"),  # who may exchange: leader on lead, any seat to act, nobody
     "phase2_marriages": (False, True),
     "declare_marriage": (True, False),     # claim 66 by showing a marriage without playing
     "follow": ("beat", "suit", "trump"),   # phase-2 duty: follow+beat else trump / follow only / follow else trump
-    "closing": ("leader", "either"),       # who may close: the leader, or either player before any lead
+    "closing": ("leader", "either", "never"),  # who may close: the leader, either player before any lead, nobody
     "close_min_talon": (2, 5),             # talon cards (face-down + trump) needed to close
     "closer_fail": ("standard", "russian"),
     "schwarz": ("tricks", "points"),       # 3 game points when the loser has no trick / no points
-    "played_out": ("last-trick", "carry", "annul"),  # all cards played, nobody declared
+    "played_out": ("last-trick", "carry", "annul", "higher"),  # all cards played, nobody declared
     "first_dealer": ("lot", "cut"),
+    "declaring": (True, False),            # a player may stop the deal by claiming 66
+    "players": (2, 3, 4),
+    "ten_of_trumps": (False, True),        # four-handed: 1 game point for the side winning it
 }
 
 # Each rule set as its differences from `standard` (RULES.md section 3 and 4).
@@ -33,9 +36,21 @@ SETS = {
                 "close_min_talon": 5, "closer_fail": "russian", "schwarz": "points",
                 "played_out": "annul"},
     "schnapsen": {"pack": 20, "hand_size": 5, "exchange_rank": "J"},
+    # The family (RULES.md 5-8); docs/RULES_IMPLEMENTED.md has the open points we fixed.
+    "three-handed": {"exchange": "any", "phase2_marriages": True, "follow": "suit",
+                     "played_out": "carry", "first_dealer": "cut", "players": 3},
+    "four-handed": {"pack": 32, "hand_size": 8, "players": 4, "exchange": "off",
+                    "closing": "never", "declaring": False, "declare_marriage": False},
+    "american": {"players": 4, "target": 10, "exchange": "off", "closing": "never",
+                 "declaring": False, "declare_marriage": False},
+    "idiots": {"exchange": "off", "closing": "never", "declaring": False,
+               "declare_marriage": False, "played_out": "higher"},
 }
 
-NAMES = ("standard", "hoyle", "russian", "schnapsen")
+NAMES = ("standard", "hoyle", "russian", "schnapsen")      # the two-handed games
+FAMILY = ("three-handed", "four-handed", "american", "idiots")
+# How each rule set is played: "two" is the two-handed deal of deal.py.
+GAMES = {"three-handed": "three", "four-handed": "four", "american": "american", "idiots": "idiots"}
 
 
 class Rules:
@@ -45,7 +60,7 @@ class Rules:
 
     def __init__(self, name="standard", **overrides):
         if name not in SETS:
-            raise ValueError("unknown rule set " + repr(name) + "; choose one of " + ", ".join(NAMES))
+            raise ValueError("unknown rule set " + repr(name) + "; choose one of " + ", ".join(NAMES + FAMILY))
         self.name = name
         base = {}
         for key in OPTIONS:
@@ -55,15 +70,37 @@ class Rules:
         for key in overrides:
             if key not in OPTIONS:
                 raise ValueError("unknown rule option " + repr(key))
-            if overrides[key] not in OPTIONS[key]:
-                raise ValueError("rule option " + key + " cannot be " + repr(overrides[key]))
+            if not _allowed(overrides[key], OPTIONS[key]) or not _fits(name, key, overrides[key]):
+                raise ValueError("rule option " + key + " cannot be " + repr(overrides[key]) + " in " + name)
             if overrides[key] != base[key]:
                 self.overrides[key] = overrides[key]
         base.update(overrides)
         for key in base:
             setattr(self, key, base[key])
-        self.ranks = 6 if self.pack == 24 else 5
+        self.game = GAMES.get(name, "two")
+        self.ranks = 6 if self.pack == 24 else (5 if self.pack == 20 else 8)
         self.exchange_card_rank = 5 if self.exchange_rank == "9" else 4
 
     def __repr__(self):
         return "Rules(" + repr(self.name) + "".join(", " + k + "=" + repr(v) for k, v in self.overrides.items()) + ")"
+
+
+def _fits(name, key, value):
+    """Whether a game can be played with this option value: the pack, hand size and
+    number of players belong to the game (only North American lets `players` change)."""
+    game = GAMES.get(name, "two")
+    if key in ("pack", "hand_size"):
+        return game not in ("four", "american") and value not in (32, 8)
+    if key == "players":
+        return game == "american" or value == SETS[name].get("players", 2)
+    if key == "ten_of_trumps":
+        return game == "four" or not value
+    return True
+
+
+def _allowed(value, values):
+    """One of the values, of the same type: 1 is not True and 24.0 is not 24 in a record."""
+    for v in values:
+        if v == value and type(v) is type(value):
+            return True
+    return False

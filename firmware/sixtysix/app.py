@@ -12,7 +12,7 @@ Everything platform-specific is passed in, so the same code runs on the board
                  "no time limit" (the simulator's deterministic tests)
 """
 import gc
-from sixtysix import store
+from sixtysix import store, ui
 from sixtysix.keys import RoleKeys
 from sixtysix.settings import Settings
 from sixtysix.table import Sheet
@@ -41,6 +41,7 @@ class App:
             self.notice = "Old settings: reset"
         self.apply_brightness()
         self.sheet = Sheet(assets + "/cards.bmp")
+        ui.load_font(assets + "/font.bmp")
         self.screen = None
         self.next_frame = 0.0
         self.title()
@@ -68,8 +69,7 @@ class App:
         g = self.screen
         seed = 0
         if g is not None and hasattr(g, "match"):
-            d = g.match.deal
-            seed = (g.match.rng.state ^ (len(d.log) * 7919)) & 0x3FFFFFFF
+            seed = state_seed(g.match)
         return ai.make_player(level, seed=seed)
 
     # ---- screens -----------------------------------------------------------------
@@ -172,3 +172,13 @@ class App:
     def run(self):
         while True:
             self.step()
+
+
+def state_seed(match):
+    """A number that depends only on what a save keeps (not, e.g., on the action log,
+    which a restored deal rebuilds without its automatic draws)."""
+    from shared_rules.cards import count
+    d = match.deal
+    seat = d.to_act if d.to_act >= 0 else 0
+    return (match.rng.state + 7919 * count(d.won[0] | d.won[1]) + 31 * d.talon_left
+            + d.lead + 1 + d.hands[seat] % 65521) & 0x3FFFFFFF

@@ -13,7 +13,7 @@ from sixtysix import ui
 from sixtysix.table import Table, FRAMES
 
 HUMAN = 0           # the player index of the person holding the device
-THINK = {"easy": 0.3, "medium": 1.0, "hard": 2.5}   # seconds the computer may think
+THINK = {"easy": 0.3, "normal": 1.0, "hard": 2.0}   # seconds the computer may think
 
 REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
            "closer-failed": "closer failed", "last-trick": "last trick",
@@ -61,13 +61,13 @@ class Game:
         self.app = app
         self.match = match
         self.level = level
-        self.table = Table(app.sheet, app.width, app.height, 32 if match.rules.pack > 24 else 24)
+        self.table = Table(app.sheet, app.width, app.height, match.deal.pack_mask)
         self.group = self.table.group
         self.lay = self.table.lay
         self.cursor = 0
         self.overlay = None        # (group, ListWidget or None, handler)
         self.shown_result = False
-        self.player = None
+        self.asked = -1            # the log length at which the computer last passed on closing
         self.show(deal_in=fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
@@ -95,6 +95,11 @@ class Game:
         legal = d.legal_plays() if mine and d.phase2 else -1
         if self.cursor >= len(hand):
             self.cursor = max(0, len(hand) - 1)
+        if hand and not legal >> hand[self.cursor] & 1:
+            for i, c in enumerate(hand):        # start on a card that may be played
+                if legal >> c & 1:
+                    self.cursor = i
+                    break
         placed = 0
         for i, c in enumerate(hand):
             x, y = lay.hand_xy(i, len(hand))
@@ -113,8 +118,8 @@ class Game:
         if d.trump_card >= 0 and not placed >> d.trump_card & 1:
             out.append((d.trump_card, lay.trump, d.closed < 0, False, None))
             placed |= 1 << d.trump_card
-        for c in range(len(self.table.cards)):
-            if not placed >> c & 1:
+        for c in range(32):
+            if self.table.cards[c] is not None and not placed >> c & 1:
                 out.append((c, None, True, False, collect_to))
         if deal_in:
             out = [(c, xy, f, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
@@ -125,7 +130,7 @@ class Game:
         d = self.match.deal
         me, cpu = self.me(), 1 - self.me()
         s = self.match.score
-        lines = ["     You CPU",
+        lines = ["      You CPU",
                  "Games " + pad(s[HUMAN]) + " " + pad(s[1 - HUMAN]),
                  "Tricks" + pad(d.tricks[me]) + " " + pad(d.tricks[cpu])]
         if self.match.counting == "casual":
@@ -177,6 +182,10 @@ class Game:
         if d.to_act != self.me():
             self.computer()
             return None
+        if self.match.rules.closing == "either" and self.asked != len(d.log):
+            self.asked = len(d.log)
+            if self.computer_closes():
+                return None
         if d.pending_draw:
             self.act(DRAW, self.me())
             return None
@@ -193,7 +202,7 @@ class Game:
         elif role == "ok":
             if hand:
                 self.act(hand[self.cursor], self.me())
-        elif role in ("menu", "up", "down"):
+        elif role in ("menu", "up"):
             self.action_menu()
         return None
 
@@ -206,7 +215,8 @@ class Game:
         try:
             self.match.apply(action, seat)
         except IllegalMove as e:
-            self.table.message(str(e.args[0]) if e.args else "not allowed")
+            if seat == self.me():
+                self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
         self.app.save_match(self)
         who = "You" if seat == self.me() else "CPU"
@@ -219,9 +229,10 @@ class Game:
             msg = who + ": exchanged for " + short(trump_before)
         elif action == CLOSE:
             msg = who + ": talon closed"
-        if d.ended and d.result[2] in ("declared", "wrong-declaration"):
-            winner = d.result[0]
-            msg = ("66!" if winner == seat else "Wrong call!") + " " + (msg or "")
+        if d.ended and d.result[2] == "declared":
+            msg = ("You" if d.result[0] == self.me() else "CPU") + ": 66!"
+        elif d.ended and d.result[2] == "wrong-declaration":
+            msg = ("CPU" if d.result[0] == self.me() else "You") + ": wrong call!"
         self.table.message(msg or "")
         if lead >= 0 and d.lead < 0 and action < 96:
             # a trick was completed: show it, then sweep it to the winner
@@ -243,30 +254,47 @@ class Game:
             self.table.call(self.prompt)
         return True
 
+    def computer_closes(self):
+        """Russian rules: the computer may close before the human leads."""
+        d = self.match.deal
+        cpu = 1 - self.me()
+        if d.lead >= 0 or CLOSE not in d.legal_actions(cpu):
+            return False
+        if self.decide(cpu) != CLOSE:
+            return False
+        return self.act(CLOSE, cpu)
+
     def computer(self):
         d = self.match.deal
         seat = d.to_act
-        app = self.app
         self.table.message("Thinking...")
-        app.show_now()
-        action = None
-        try:
-            if self.player is None:
-                self.player = app.make_player(self.level)
-            if self.player is not None:
-                deadline = None
-                if app.think_clock is not None:
-                    deadline = app.think_clock() + THINK.get(self.level, 1.0)
-                view = d.view(seat)
-                action = self.player.choose(view, clock=app.think_clock, deadline=deadline)
-        except MemoryError:
-            self.player = None
-            gc.collect()
-            action = None
+        self.app.show_now()
+        action = self.decide(seat)
         if action is None:
             action = greedy(d)
         if not self.act(action, seat):
             self.act(greedy(d), seat)
+
+    def decide(self, seat):
+        """The computer's choice for `seat`, or None (no AI, out of memory, or a pass)."""
+        d = self.match.deal
+        app = self.app
+        action = None
+        try:
+            # a fresh player per decision, seeded from the state: a resumed match
+            # continues exactly as it would have without the power cut
+            player = app.make_player(self.level)
+            if player is not None:
+                deadline = None
+                if app.think_clock is not None:
+                    deadline = app.think_clock() + THINK.get(self.level, 1.0)
+                action = player.choose(d.view(seat), clock=app.think_clock, deadline=deadline)
+            player = None
+        except MemoryError:
+            player = None
+            gc.collect()
+            action = None
+        return action
 
     # ---- overlays --------------------------------------------------------------------------
 
@@ -281,10 +309,10 @@ class Game:
         g = displayio.Group()
         g.append(ui.rect(x, y, w, h, ui.GOLD))
         g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
-        g.append(ui.text(title, x + 6, y + 4, ui.GOLD))
+        g.append(ui.text(ui.fit(title, (w - 12) // ui.CHAR_W), x + 6, y + 4, ui.GOLD).view)
         ty = y + 4 + ui.LINE_H + 1
         for s in lines:
-            g.append(ui.text(s, x + 6, ty, ui.WHITE))
+            g.append(ui.text(ui.fit(s, (w - 12) // ui.CHAR_W), x + 6, ty, ui.WHITE).view)
             ty += ui.LINE_H + 1
         menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row) if items else None
         self.group.append(g)
@@ -353,20 +381,31 @@ class Game:
         self.open_overlay("Your move", [], labels, chosen)
 
     def hint(self):
-        msg = "No hint available"
+        msg = "No hint available now."
         try:
             p = self.app.make_player(self.level)
-            if p is not None and hasattr(p, "hint"):
+            if p is not None:
                 a, why = p.hint(self.match.deal.view(self.me()))
                 hand = self.hand()
-                c = a & 31 if a < 96 else -1
+                c = a & 31 if a is not None and a < EXCHANGE else -1
                 if c in hand:
                     self.cursor = hand.index(c)
                     self.table.goto(self.targets(), 0)
-                msg = why
+                msg = why[0].upper() + why[1:] + "."
+            p = None
         except MemoryError:
             gc.collect()
-        self.table.message(msg)
+        self.notice("Hint", msg)
+
+    def notice(self, title, text):
+        """A boxed, wrapped message; any button closes it."""
+        w = min(self.lay.w - 16, 216)
+
+        def close(role):
+            self.close_overlay()
+            return None
+
+        self.open_overlay(title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
 
     def result_overlay(self):
         if self.overlay is not None or self.shown_result:
@@ -400,7 +439,6 @@ class Game:
             self.shown_result = False
             self.app.save_match(self)
             self.cursor = 0
-            self.player = None
             self.show(deal_in=True)
             return None
 

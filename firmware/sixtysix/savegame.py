@@ -18,7 +18,7 @@ from sixtysix import store
 
 KIND = 77       # "M"
 VERSION = 1
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "normal", "hard")
 
 
 def _option_names():

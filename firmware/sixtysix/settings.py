@@ -11,7 +11,7 @@ VERSION = 1
 # (key, title, choices shown to the player)
 CHOICES = (
     ("rules", "Rules", ("standard", "hoyle", "russian", "schnapsen")),
-    ("level", "Computer", ("easy", "medium", "hard")),
+    ("level", "Computer", ("easy", "normal", "hard")),
     ("counting", "Counting", ("casual", "classic")),
     ("target", "Match to", ("rule set", "5", "7")),
     ("hints", "Hints", ("on", "off")),

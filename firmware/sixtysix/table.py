@@ -21,9 +21,9 @@ HIDDEN = None
 
 
 def _dimmed(color):
+    """Half way to the felt: an unplayable card fades but keeps its suit colour."""
     r, g, b = color >> 16, (color >> 8) & 255, color & 255
-    grey = (r + g + b) // 3
-    return (((grey + 0x40) // 2) << 16) | (((grey + 0x70) // 2) << 8) | ((grey + 0x50) // 2)
+    return (((r + 0x0B) // 2) << 16) | (((g + 0x5D) // 2) << 8) | ((b + 0x2A) // 2)
 
 
 class Sheet:
@@ -54,20 +54,19 @@ class Layout:
         self.h = height
         self.tall = height >= 200
         if self.tall:
-            self.hand_y = height - CARD_H - 6
+            self.hand_y = height - CARD_H - 8
             self.raise_px = 8
             self.stride = 38
-            self.trump = (8, 76)
-            self.talon = (28, 72)
-            self.talon_text = (8, 124)
-            self.cpu_trick = (86, 66)
-            self.my_trick = (124, 82)
-            self.cpu_from = (width // 2 - CARD_W // 2, 4)
-            self.cpu_hand = (6, 4, 22)          # x, y, stride of the computer's backs
-            self.panel = (166, 62)
-            self.msg = (4, 150)
+            self.trump = (10, 90)
+            self.talon = (30, 86)
+            self.talon_text = (10, 138)
+            self.cpu_trick = (96, 78)
+            self.my_trick = (138, 96)
+            self.cpu_from = (40, 8)
+            self.cpu_hand = (6, 8, 20)          # x, y, stride of the computer's backs
+            self.panel = (150, 8)
+            self.msg = (4, 160)
             self.msg_chars = 39
-            self.score = (150, 8)
         else:
             self.hand_y = height - CARD_H - 2
             self.raise_px = 6
@@ -82,7 +81,6 @@ class Layout:
             self.panel = (152, 2)
             self.msg = (2, 70)
             self.msg_chars = 39
-            self.score = None
 
     def hand_xy(self, i, n):
         left = (self.w - (n - 1) * self.stride - CARD_W) // 2
@@ -90,7 +88,7 @@ class Layout:
 
 
 class Table:
-    def __init__(self, sheet, width, height, pack_size):
+    def __init__(self, sheet, width, height, pack_mask):
         self.sheet = sheet
         self.lay = lay = Layout(width, height)
         self.group = displayio.Group()
@@ -103,8 +101,8 @@ class Table:
             g.append(t)
         self.talon = sheet.tile(BACK, *lay.talon)
         g.append(self.talon)
-        self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT)
-        g.append(self.talon_label)
+        self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
+        g.append(self.talon_label.view)
         self.backs = []
         if lay.cpu_hand:
             x, y, step = lay.cpu_hand
@@ -114,20 +112,22 @@ class Table:
                 self.backs.append(t)
                 g.append(t)
         px, py = lay.panel
-        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE) for i in range(5)]
+        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, 14) for i in range(5)]
         for lab in self.panel:
-            g.append(lab)
-        self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD)
-        g.append(self.msg)
-        # pack order is card order, 32 tiles at most; a card's place: (x, y) or None
-        self.cards = []
-        self.place = []
-        for c in range(pack_size):
-            t = sheet.tile(c)
-            t.hidden = True
-            self.cards.append(t)
-            self.place.append(HIDDEN)
-            g.append(t)
+            g.append(lab.view)
+        self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
+        g.append(self.msg.view)
+        # cards[c] is card c's TileGrid (None if c is not in this pack); place[c] its
+        # spot on the table, or None while hidden
+        self.pack_mask = pack_mask
+        self.cards = [None] * 32
+        self.place = [HIDDEN] * 32
+        for c in range(32):
+            if pack_mask >> c & 1:
+                t = sheet.tile(c)
+                t.hidden = True
+                self.cards[c] = t
+                g.append(t)
         self.queue = []
         self.moves = None
         self.frame = 0
@@ -216,7 +216,10 @@ class Table:
                 self.place[c] = None
                 end = via
             else:
-                start = (t.x, t.y) if self.place[c] is not None or via is None else via
+                if self.place[c] is not None:
+                    start = (t.x, t.y)
+                else:
+                    start = via if via is not None else to_xy
                 self.set_card(c, start, face, dim)
                 self.place[c] = to_xy
                 end = to_xy
@@ -225,6 +228,8 @@ class Table:
                 moves.append((t, start[0], start[1], end[0], end[1], to_xy is None))
             elif to_xy is None:
                 t.hidden = True
+            else:
+                self.set_card(c, end, face, dim)
         if not moves and targets:
             return                                 # nothing moves: no need to wait
         self.moves = moves

@@ -1,12 +1,12 @@
 """Small drawing helpers on top of displayio: colours, text, boxes, a list widget.
 
-Text uses bitmap_label (one small bitmap per label) rather than label (one
-TileGrid per character), which keeps RAM low on the board.
+Text is a TileGrid over the font sheet (assets/font.bmp, made by tools/sprites.py
+from Terminus 12, the font of terminalio): a label costs one byte per character
+and changing it allocates nothing. (adafruit_display_text's bitmap_label was
+measured at ~30 KB of heap just to import; see the report.)
 """
 import displayio
-import terminalio
 import vectorio
-from adafruit_display_text import bitmap_label
 
 FELT = 0x0B5D2A
 FELT_DARK = 0x073D1B
@@ -16,9 +16,10 @@ GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
 
-FONT = terminalio.FONT
 CHAR_W = 6
 LINE_H = 12
+SUITS = "\x7f\x80\x81\x82"    # clubs, spades, hearts, diamonds on the font sheet
+_font = []
 
 _palettes = {}
 
@@ -37,15 +38,54 @@ def rect(x, y, w, h, color):
     return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
 
 
-def text(s, x, y, color=WHITE, scale=1):
-    """A label whose top-left corner is at x, y."""
-    return bitmap_label.Label(FONT, text=s, color=color, scale=scale,
-                              anchor_point=(0, 0), anchored_position=(x, y))
+def load_font(path):
+    if not _font:
+        _font.append(displayio.OnDiskBitmap(path))
+
+
+class Label:
+    """A line of text of a fixed capacity; `view` goes into a Group."""
+
+    def __init__(self, s, x, y, color=WHITE, scale=1, chars=0):
+        self.chars = n = max(chars, len(s), 1)
+        self.palette = p = displayio.Palette(2)
+        p[0] = 0
+        p.make_transparent(0)
+        p[1] = color
+        self.tiles = displayio.TileGrid(_font[0], pixel_shader=p, width=n, height=1,
+                                        tile_width=CHAR_W, tile_height=LINE_H, default_tile=0)
+        if scale > 1:
+            self.view = displayio.Group(scale=scale, x=x, y=y)
+            self.view.append(self.tiles)
+        else:
+            self.tiles.x = x
+            self.tiles.y = y
+            self.view = self.tiles
+        self.text = ""
+        self.set(s)
+
+    def set(self, s):
+        if s == self.text:
+            return
+        self.text = s
+        t = self.tiles
+        for i in range(self.chars):
+            c = ord(s[i]) - 32 if i < len(s) else 0
+            if c < 0 or c > 98:
+                c = 31    # "?"
+            if t[i] != c:
+                t[i] = c
+
+    def set_color(self, color):
+        self.palette[1] = color
+
+
+def text(s, x, y, color=WHITE, scale=1, chars=0):
+    return Label(s, x, y, color, scale, chars)
 
 
 def set_text(label, s):
-    if label.text != s:
-        label.text = s
+    label.set(s)
 
 
 def fit(s, chars):
@@ -78,23 +118,24 @@ class ListWidget:
         self.row_h = row_h
         self.bar = rect(x, y, width, row_h, GOLD)
         group.append(self.bar)
+        chars = (width - 6) // CHAR_W
         self.labels = []
         for i, s in enumerate(items):
-            lab = text(s, x + 4, y + i * row_h + 1, color)
-            group.append(lab)
+            lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
+            group.append(lab.view)
             self.labels.append(lab)
         self.color = color
         self.select(0)
 
     def select(self, i):
-        self.labels[self.index].color = self.color
+        self.labels[self.index].set_color(self.color)
         self.index = i % len(self.items)
         self.bar.y = self.y + self.index * self.row_h
-        self.labels[self.index].color = INK
+        self.labels[self.index].set_color(INK)
 
     def relabel(self, i, s):
         self.items[i] = s
-        set_text(self.labels[i], s)
+        self.labels[i].set(fit(s, self.labels[i].chars))
 
     def handle(self, role):
         """Move on left/up/right/down; return the chosen index on ok, else None."""

@@ -87,8 +87,8 @@ def deploy(args, report):
             report("Nothing to copy: all {} files on the board match ({}).".format(len(wanted), kilobytes(wanted.size)))
         else:
             verified = sync.apply(target, plan, report)
-            target.finish(restart=not args.no_restart)
             free_after, _block = target.space()
+            target.finish(restart=not args.no_restart)
             report("Done: {} files ({}) on the board; {} written ({}), {} unchanged, {} removed; "
                    "{} verified.".format(len(wanted), kilobytes(wanted.size), len(plan.write),
                                          kilobytes(sum(e.size for e in plan.write)), len(plan.unchanged),

@@ -117,7 +117,7 @@ def check_profile(name, profiles):
 
 
 _PROFILE_LINE = re.compile(r'^\s*' + PROFILE_KEY + r'\s*=\s*"([^"]*)"', re.MULTILINE)
-_PROFILE_KEY_LINE = re.compile(r'^\s*' + PROFILE_KEY + r'\s*=.*$', re.MULTILINE)
+_PROFILE_KEY_LINE = re.compile(r'^[ \t]*' + PROFILE_KEY + r'[ \t]*=[^\r\n]*', re.MULTILINE)
 
 
 def current_profile(settings_text):

@@ -11,6 +11,7 @@ and use mpremote's ``fs_writefile``/``fs_mkdir``/``fs_rmfile`` where those fit.
 import ast
 import errno
 import hashlib
+import os
 import re
 
 import serial
@@ -19,7 +20,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from .discover import circuitpy_drives
-from .errors import BoardNotResponding, ReadOnly
+from .errors import BoardNotResponding, NoBoard, ReadOnly
 from .target import BoardInfo, Target
 
 CHUNK = 512
@@ -126,26 +127,37 @@ def errno_from_output(text):
     return errno.EIO
 
 
+def _board_error(error):
+    """OSError for a traceback the board printed (a TransportExecError)."""
+    last = (error.error_output.strip().splitlines() or ["no error text"])[-1]
+    return OSError(errno_from_output(error.error_output), "the board reported " + last)
+
+
 class SerialTarget(Target):
-    def __init__(self, port, transport_factory=SerialTransport):
+    def __init__(self, port, answer_timeout=5):
         self.port = port
         self.description = "board on {}".format(port)
         self._dirs = {"/"}
         self._has_hashlib = None
+        if os.name != "nt" and not os.path.exists(port):
+            raise NoBoard("There is no serial port {}.".format(port))
         try:
-            self.transport = transport_factory(port, baudrate=115200)
+            self.transport = SerialTransport(port, baudrate=115200)
         except TransportError as error:
             raise BoardNotResponding.busy(port) if "failed to access" in str(error) else \
                 BoardNotResponding.silent(port, error)
-        self._enter_raw_repl()
+        # mpremote reads a pseudo-terminal with blocking reads; a read timeout keeps a
+        # silent board from hanging the deploy (mpremote then reports a timeout).
+        self.transport.serial.timeout = min(answer_timeout, 1.0)
+        self._enter_raw_repl(answer_timeout)
 
-    def _enter_raw_repl(self):
+    def _enter_raw_repl(self, timeout):
         # A running code.py is stopped with Ctrl-C; CircuitPython then waits for "any key"
         # before its REPL starts, which can swallow the Ctrl-A: so try more than once.
         last = None
         for _attempt in range(3):
             try:
-                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=5)
+                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=timeout)
                 return
             except (TransportError, serial.SerialException, OSError) as error:
                 last = error
@@ -157,7 +169,7 @@ class SerialTarget(Target):
         try:
             return self.transport.exec(code)
         except TransportExecError as error:
-            raise OSError(errno_from_output(error.error_output), error.error_output.strip().splitlines()[-1])
+            raise _board_error(error)
         except (TransportError, serial.SerialException) as error:
             raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
 
@@ -227,12 +239,12 @@ class SerialTarget(Target):
             self.transport.fs_writefile(path, data, chunk_size=CHUNK)
         except TransportExecError as error:
             self._close_quietly()
-            raise OSError(errno_from_output(error.error_output), error.error_output.strip().splitlines()[-1])
+            raise _board_error(error)
+        except (TransportError, serial.SerialException) as error:  # SerialException is an OSError too
+            raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
         except OSError:
             self._close_quietly()
             raise
-        except (TransportError, serial.SerialException) as error:
-            raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
 
     def _close_quietly(self):
         try:

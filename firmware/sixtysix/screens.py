@@ -1,0 +1,158 @@
+"""The menu screens: title, settings, statistics, rules.
+
+Each screen has a `group` to show and `tick(role)`, which returns the name of
+the next screen ("title", "new", "continue", "settings", "stats", "rules") or None.
+"""
+import displayio
+from sixtysix import ui, store
+from sixtysix.settings import CHOICES, STATS
+
+
+def _screen(app, title):
+    g = displayio.Group()
+    g.append(ui.rect(0, 0, app.width, app.height, ui.FELT))
+    g.append(ui.text(title, 8, 4, ui.GOLD, 2).view)
+    return g
+
+
+class Title:
+    def __init__(self, app):
+        self.app = app
+        self.group = g = _screen(app, "Sixty-Six")
+        tall = app.height >= 200
+        # a small fan of cards: the ace and ten of trumps, the marriage
+        x0 = app.width - 100
+        for i, c in enumerate((18, 17, 16, 19)):
+            g.append(app.sheet.tile(c, x0 + i * 18, 8 + (i % 2) * 3 + (40 if tall else 0)))
+        got = app.load_match()
+        self.can_continue = isinstance(got, tuple) and not got[0].over
+        notice = app.notice
+        if got == store.CORRUPT:
+            notice = "Saved match damaged: ignored"
+        elif got == store.OLD:
+            notice = "Save from an older version: ignored"
+        elif isinstance(got, tuple) and got[0].over:
+            notice = ""
+        del got
+        self.names = []
+        items = []
+        if self.can_continue:
+            items.append("Continue")
+            self.names.append("continue")
+        for label, name in (("New match", "new"), ("Settings", "settings"),
+                            ("Statistics", "stats"), ("Rules", "rules")):
+            items.append(label)
+            self.names.append(name)
+        y = 40 if not tall else 110
+        self.menu = ui.ListWidget(g, items, 6, y, 110, 15)
+        self.notice_text = notice
+        if notice:
+            g.append(ui.text(ui.fit(notice, 39), 4, app.height - 14, ui.RED).view)
+        app.notice = ""
+
+    def tick(self, role):
+        if role is None:
+            return None
+        i = self.menu.handle(role)
+        return None if i is None else self.names[i]
+
+
+class SettingsScreen:
+    def __init__(self, app):
+        self.app = app
+        self.group = g = _screen(app, "Settings")
+        s = app.settings
+        items = [self.line(i) for i in range(len(CHOICES))] + ["Back"]
+        row = 13 if app.height < 200 else 18
+        self.menu = ui.ListWidget(g, items, 6, 27, app.width - 12, row)
+        g.append(ui.text("OK changes, menu goes back", 6, app.height - 13, ui.SOFT).view)
+        self.dirty = False
+        self.s = s
+
+    def line(self, i):
+        key, title, values = CHOICES[i]
+        return title + ": " + values[self.app.settings.index[i]]
+
+    def tick(self, role):
+        if role is None:
+            return None
+        if role == "menu":
+            return self.leave()
+        i = self.menu.handle(role)
+        if i is None:
+            return None
+        if i == len(CHOICES):
+            return self.leave()
+        self.s.cycle(i)
+        self.menu.relabel(i, self.line(i))
+        if CHOICES[i][0] == "light":
+            self.app.apply_brightness()
+        self.dirty = True
+        return None
+
+    def leave(self):
+        if self.dirty:
+            self.s.save(self.app.store)
+        return "title"
+
+
+class TextScreen:
+    """Pages of text; left/right turn pages, ok the next page, menu leaves."""
+
+    def __init__(self, app, title, pages):
+        self.app = app
+        self.pages = pages
+        self.page = 0
+        self.group = g = _screen(app, title)
+        self.rows = (app.height - 42) // ui.LINE_H
+        self.labels = []
+        for i in range(self.rows):
+            lab = ui.text("", 6, 28 + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
+            g.append(lab.view)
+            self.labels.append(lab)
+        self.footer = ui.text("", 6, app.height - 13, ui.SOFT, 1, 38)
+        g.append(self.footer.view)
+        self.lines = []
+        for p in pages:
+            self.lines.append(ui.wrap(p, (app.width - 12) // ui.CHAR_W))
+        self.flat = []
+        for page in self.lines:                   # long pages spill onto the next screen
+            for i in range(0, len(page), self.rows):
+                self.flat.append(page[i:i + self.rows])
+        self.draw()
+
+    def draw(self):
+        lines = self.flat[self.page]
+        for i, lab in enumerate(self.labels):
+            ui.set_text(lab, lines[i] if i < len(lines) else "")
+        n = len(self.flat)
+        hint = "< > pages, menu: back" if n > 1 else "OK: back"
+        ui.set_text(self.footer, str(self.page + 1) + "/" + str(n) + "  " + hint)
+
+    def tick(self, role):
+        if role is None:
+            return None
+        n = len(self.flat)
+        if role == "menu" or (role == "ok" and self.page == n - 1):
+            return "title"
+        if role in ("right", "down", "ok"):
+            self.page = (self.page + 1) % n
+        elif role in ("left", "up"):
+            self.page = (self.page - 1) % n
+        self.draw()
+        return None
+
+
+def Stats(app):
+    st = app.settings.stats
+    v = dict(zip(STATS, st))
+    text = ("Matches played: " + str(v["matches"]) + "\nMatches won: " + str(v["matches_won"]) +
+            "\nDeals played: " + str(v["deals"]) + "\nDeals won: " + str(v["deals_won"]))
+    if v["deals"]:
+        text += "\nShare of deals won: " + str(100 * v["deals_won"] // v["deals"]) + "%"
+    return TextScreen(app, "Statistics", [text])
+
+
+def RulesScreen(app):
+    from sixtysix import rulestext
+    return TextScreen(app, "Rules", rulestext.PAGES)

@@ -1,0 +1,30 @@
+"""Board profiles: one module per supported board, and the only code that names pins.
+
+On the board they live in /lib/profiles/. settings.toml picks one with
+SIXTYSIX_PROFILE = "pico_display_pack"; the deploy tool and the settings screen offer
+the names in PROFILES. Every profile module has the same shape:
+
+  NAME, WIDTH, HEIGHT   board name and screen size in pixels after rotation
+  BUTTONS               role of each key number: "left", "right", "up", "down", "ok", "menu"
+  LABELS                the printed name of each key, same order as BUTTONS
+  display(brightness)   build the ST7789 display; display.brightness (0.0-1.0) dims it
+  keys()                keypad.Keys whose key numbers follow BUTTONS
+
+Importing a profile touches no hardware: board, busio, keypad, ... are imported inside
+display() and keys() only, so PC tools can read the constants.
+"""
+import sys
+
+PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+DEFAULT = "pico_display_pack"
+
+
+def load(name=None):
+    """The profile module called name (DEFAULT when name is empty)."""
+    if not name:
+        name = DEFAULT
+    if name not in PROFILES:
+        raise ValueError("unknown board profile %r; choose one of: %s" % (name, ", ".join(PROFILES)))
+    full = __name__ + "." + name
+    __import__(full)
+    return sys.modules[full]

@@ -1,0 +1,77 @@
+"""Raspberry Pi Pico + Pimoroni Pico Display Pack (1.14" ST7789 IPS, 240x135, A/B/X/Y, RGB LED).
+
+Held in landscape with the printed labels readable: A (top) and B (bottom) on the left
+of the screen, X (top) and Y (bottom) on the right.
+
+  B  left   (left thumb, bottom)    Y  right  (right thumb, bottom)
+  A  menu   (left thumb, top)       X  ok     (right thumb, top: play / confirm)
+
+Left and right sit under the thumbs of the same names; the play key is above "right".
+
+Pins (Pimoroni's pin constants and schematic):
+  LCD  SPI0: SCK GP18, MOSI GP19, CS GP17, DC GP16, backlight GP20 (PWM); no reset line.
+  Keys A GP12, B GP13, X GP14, Y GP15; active low, no pull-ups on the pack (pull=True).
+  RGB LED GP6/GP7/GP8 (not used by the game). GP21 is the panel's TE line (unused).
+Sources:
+  github.com/pimoroni/pimoroni-pico libraries/pico_display/pico_display.hpp (A=12 B=13 X=14 Y=15)
+  and pico_display.cpp (LED 6/7/8, buttons pulled up, pressed = low);
+  common/pimoroni_common.hpp (SPI_DEFAULT_SCK 18, MOSI 19, DC 16; BG_SPI_FRONT CS 17, PWM 20);
+  drivers/st7789/st7789.hpp (SPI_BAUD 62.5 MHz) and st7789.cpp (240x135 landscape: MADCTL
+  MX|MV, column window from 40, row window from 53, INVON);
+  schematic https://cdn.shopify.com/s/files/1/0174/1800/files/pico_display_pack_schematic.pdf
+  (GP12/A, GP13/B, GP14/X, GP15/Y, GP16, GP17/SCS, GP18/SCK, GP19/STX, GP20/BL, GP21/TE).
+
+Driver: adafruit_st7789.ST7789 (its init sends MADCTL MX|MY and INVON). rotation=270 with
+rowstart=40, colstart=53 lands on the same panel area and orientation as Pimoroni's
+landscape mode; public CircuitPython code for this pack uses the same numbers. If the
+picture is upside down on your unit, set ROTATION = 90 (the offsets stay the same).
+
+Brightness: the backlight pin goes to BusDisplay as backlight_pin, so CircuitPython
+drives it with PWM and `display.brightness = 0.0 ... 1.0` dims it.
+"""
+
+NAME = "Pimoroni Pico Display Pack"
+WIDTH = 240
+HEIGHT = 135
+ROTATION = 270
+ROWSTART = 40
+COLSTART = 53
+BAUDRATE = 62500000
+
+SPI_CLOCK = "GP18"
+SPI_MOSI = "GP19"
+CHIP_SELECT = "GP17"
+COMMAND = "GP16"
+RESET = None
+BACKLIGHT = "GP20"
+
+BUTTONS = ("left", "right", "ok", "menu")
+LABELS = ("B", "Y", "X", "A")
+KEY_PINS = ("GP13", "GP15", "GP14", "GP12")
+
+
+def display(brightness=1.0):
+    """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
+    import board
+    import busio
+    import displayio
+    import fourwire
+    from adafruit_st7789 import ST7789
+
+    displayio.release_displays()
+    spi = busio.SPI(clock=getattr(board, SPI_CLOCK), MOSI=getattr(board, SPI_MOSI))
+    bus = fourwire.FourWire(spi, command=getattr(board, COMMAND),
+                            chip_select=getattr(board, CHIP_SELECT), reset=None,
+                            baudrate=BAUDRATE)
+    return ST7789(bus, width=WIDTH, height=HEIGHT, rotation=ROTATION,
+                  rowstart=ROWSTART, colstart=COLSTART,
+                  backlight_pin=getattr(board, BACKLIGHT), brightness=brightness)
+
+
+def keys():
+    """A/B/X/Y as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
+    import board
+    import keypad
+
+    return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
+                       value_when_pressed=False, pull=True)

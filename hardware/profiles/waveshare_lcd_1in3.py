@@ -1,0 +1,78 @@
+"""Raspberry Pi Pico + Waveshare Pico-LCD-1.3 (1.3" ST7789 IPS, 240x240, 5-way joystick, A/B/X/Y).
+
+Held with the joystick under the left thumb and the keys A, B, X, Y (top to bottom)
+under the right thumb:
+
+  joystick left/right/up/down   move            joystick press   ok
+  A  ok (play / confirm)        B  menu         X  ok            Y  menu
+
+Each pair of right-hand keys has "ok" above "menu", so either pair works. A and B
+come first in BUTTONS so on-screen hints that name the first key of a role say "A"
+and "B".
+
+Pins (Waveshare's demo for this board and the wiki page it belongs to):
+  LCD  SPI1: SCK GP10, MOSI GP11, CS GP9, DC GP8, RST GP12, backlight GP13 (PWM).
+  Keys A GP15, B GP17, X GP19, Y GP21; joystick up GP2, down GP18, left GP16,
+  right GP20, press GP3; all active low with the RP2040's pull-ups (pull=True).
+Sources:
+  github.com/waveshare/Pico_code Python/Pico-LCD-1.3/Pico-LCD-1.3.py (pin constants, keys with
+  PULL_UP, backlight PWM on GP13, MADCTL 0x70 = MX|MV, 240x240 window from 0, INVON; its key
+  test draws A, B, X, Y top to bottom on the right and the joystick on the left);
+  https://www.waveshare.com/wiki/Pico-LCD-1.3 (the product wiki those demos come from);
+  the same table in russhughes/st7789py_mpy tft_configs/waveshare_13/tft_config.py.
+
+Driver: adafruit_st7789.ST7789 (MADCTL MX|MY). rotation=270 with rowstart=80 shows the
+picture the way Waveshare's demo does (MX|MV, no offset); 240x240 ST7789 panels under
+CircuitPython need rowstart=80 (kreier/t-display circuitpython9/boot.py uses the same
+pins with rowstart=80). The joystick directions above assume rotation 270; with
+ROTATION = 90 swap up/down and left/right in KEY_PINS.
+SPI: Waveshare's demo asks for 100 MHz; the RP2040 tops out at 62.5 MHz, used here.
+
+Brightness: backlight_pin goes to BusDisplay (PWM); `display.brightness = 0.0 ... 1.0`.
+"""
+
+NAME = "Waveshare Pico-LCD-1.3"
+WIDTH = 240
+HEIGHT = 240
+ROTATION = 270
+ROWSTART = 80
+COLSTART = 0
+BAUDRATE = 62500000
+
+SPI_CLOCK = "GP10"
+SPI_MOSI = "GP11"
+CHIP_SELECT = "GP9"
+COMMAND = "GP8"
+RESET = "GP12"
+BACKLIGHT = "GP13"
+
+BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
+LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
+KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
+
+
+def display(brightness=1.0):
+    """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
+    import board
+    import busio
+    import displayio
+    import fourwire
+    from adafruit_st7789 import ST7789
+
+    displayio.release_displays()
+    spi = busio.SPI(clock=getattr(board, SPI_CLOCK), MOSI=getattr(board, SPI_MOSI))
+    bus = fourwire.FourWire(spi, command=getattr(board, COMMAND),
+                            chip_select=getattr(board, CHIP_SELECT),
+                            reset=getattr(board, RESET), baudrate=BAUDRATE)
+    return ST7789(bus, width=WIDTH, height=HEIGHT, rotation=ROTATION,
+                  rowstart=ROWSTART, colstart=COLSTART,
+                  backlight_pin=getattr(board, BACKLIGHT), brightness=brightness)
+
+
+def keys():
+    """Keys and joystick as keypad.Keys, key numbers in BUTTONS order; pressed = low."""
+    import board
+    import keypad
+
+    return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
+                       value_when_pressed=False, pull=True)

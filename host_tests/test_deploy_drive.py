@@ -1,0 +1,301 @@
+"""tools.deploy against a temporary folder standing in for a mounted CIRCUITPY drive."""
+
+import errno
+import hashlib
+
+import pytest
+
+from deploy_fakes import board_files, make_drive, make_repo, seed_cache
+from tools.deploy import cli, discover
+from tools.deploy.drive import DriveTarget
+from tools.deploy.sync import PLACEHOLDER
+
+
+@pytest.fixture
+def setup(tmp_path):
+    repo = make_repo(tmp_path / "repo")
+    cache = seed_cache(tmp_path / "cache")
+    drive = make_drive(tmp_path / "CIRCUITPY")
+    return repo, cache, drive
+
+
+def run(capsys, repo, cache, *args):
+    code = cli.main(["--source", str(repo), "--lib-cache", str(cache)] + list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+EXPECTED = {
+    "/code.py", "/settings.toml", "/assets/cards.bmp",
+    "/lib/sixtysix/__init__.py", "/lib/sixtysix/app.py", "/lib/sixtysix/screens/menu.py",
+    "/lib/shared_rules/cards.py", "/lib/shared_rules/rules.py",
+    "/lib/profiles/pico_display_pack.py", "/lib/profiles/waveshare_lcd_1in3.py",
+    "/lib/adafruit_display_text/__init__.py", "/lib/adafruit_display_text/label.py",
+    "/lib/adafruit_st7789.py", "/lib/adafruit_ticks.py",
+}
+
+
+def test_full_deploy_copies_the_layout_and_the_libraries(setup, capsys):
+    repo, cache, drive = setup
+    code, out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert (code, err) == (0, "")
+    files = board_files(drive)
+    assert set(files) == EXPECTED
+    assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
+    assert files["/lib/sixtysix/screens/menu.py"] == (repo / "firmware/sixtysix/screens/menu.py").read_bytes()
+    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\n'
+    assert "14 written" in out and "14 verified" in out and "Free space on the board" in out
+    # code.py is written last
+    written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
+    assert written[-1] == "/code.py" and len(written) == 14
+
+
+def test_incremental_deploy_copies_only_what_changed(setup, capsys):
+    repo, cache, drive = setup
+    run(capsys, repo, cache, "--drive", str(drive))
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 0 and "Nothing to copy: all 14 files on the board match" in out
+
+    (repo / "shared_rules/cards.py").write_text("SUITS = 'CSHD'  # clubs first\n")
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
+    assert code == 0
+    # the placeholder guarded the copy, so code.py is rewritten last even though it did not change
+    assert written == ["/lib/shared_rules/cards.py", "/code.py"]
+    assert board_files(drive)["/lib/shared_rules/cards.py"].endswith(b"# clubs first\n")
+    assert board_files(drive)["/code.py"] == (repo / "firmware/code.py").read_bytes()
+
+
+def test_a_file_corrupted_on_the_board_is_found_by_hash_and_replaced(setup, capsys):
+    repo, cache, drive = setup
+    run(capsys, repo, cache, "--drive", str(drive))
+    target = drive / "lib/adafruit_ticks.py"
+    data = bytearray(target.read_bytes())
+    data[3] ^= 0x20  # same size, different content
+    target.write_bytes(bytes(data))
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 0 and "/lib/adafruit_ticks.py" in out
+    assert board_files(drive)["/lib/adafruit_ticks.py"] == b"from micropython import const\n"
+
+
+def test_verification_catches_a_file_that_reads_back_wrong(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    real_write = DriveTarget.write_file
+
+    def bad_flash(self, path, data):
+        if path == "/lib/sixtysix/app.py":
+            data = data[:-1] + b"?"
+        real_write(self, path, data)
+
+    monkeypatch.setattr(DriveTarget, "write_file", bad_flash)
+    code, out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 9
+    assert "/lib/sixtysix/app.py: content differs (sha256)" in err
+    assert "retry    /lib/sixtysix/app.py" in out  # rewritten once before giving up
+    assert board_files(drive)["/code.py"] == PLACEHOLDER.data  # the half-verified game never boots
+
+
+def test_disk_full_is_refused_before_anything_is_written(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    monkeypatch.setattr(DriveTarget, "space", lambda self: (4 * 1024, 512))
+    code, out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 6
+    assert "Not enough space on the board: the deploy needs" in err and "4.0 KB is free" in err
+    assert "Nothing was changed" in err
+    assert set(board_files(drive)) == set()
+
+
+def test_disk_full_midway_leaves_the_placeholder_then_resumes(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    real_write = DriveTarget.write_file
+
+    def fills_up(self, path, data):
+        if path == "/lib/profiles/pico_display_pack.py":
+            partial = drive / path.lstrip("/")  # a partial file, then the disk is full
+            partial.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(data[:5])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_write(self, path, data)
+
+    monkeypatch.setattr(DriveTarget, "write_file", fills_up)
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 6 and "ran out of space while copying" in err, err
+    files = board_files(drive)
+    assert files["/code.py"] == PLACEHOLDER.data
+    assert "/lib/profiles/pico_display_pack.py" not in files  # the partial file was removed
+
+    monkeypatch.setattr(DriveTarget, "write_file", real_write)
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
+    assert code == 0
+    assert "/lib/adafruit_display_text/__init__.py" not in written  # copied by the first run: kept
+    assert written[-1] == "/code.py" and "/lib/profiles/pico_display_pack.py" in written
+    assert set(board_files(drive)) == EXPECTED
+
+
+def test_copy_failure_midway_then_resume(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    real_write = DriveTarget.write_file
+    calls = []
+
+    def unplugged(self, path, data):
+        calls.append(path)
+        if len(calls) == 5:
+            raise OSError(errno.EIO, "Input/output error")
+        real_write(self, path, data)
+
+    monkeypatch.setattr(DriveTarget, "write_file", unplugged)
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 8 and "Input/output error" in err and "run the same command again" in err
+    assert board_files(drive)["/code.py"] == PLACEHOLDER.data
+    monkeypatch.setattr(DriveTarget, "write_file", real_write)
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 0 and set(board_files(drive)) == EXPECTED
+    assert board_files(drive)["/code.py"] == (repo / "firmware/code.py").read_bytes()
+
+
+def test_read_only_drive(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+
+    def refuse(self, data):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr("pathlib.Path.write_bytes", refuse)
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 7 and "is read-only" in err and "storage.remount" in err
+
+
+def test_dry_run_writes_nothing(setup, capsys):
+    repo, cache, drive = setup
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive), "--dry-run")
+    assert code == 0 and "Dry run: 14 to write" in out and "Nothing was written" in out
+    assert "would write  /code.py" in out
+    assert board_files(drive) == {}
+
+
+def test_settings_are_merged_and_the_profile_is_kept(setup, capsys):
+    repo, cache, drive = setup
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_WIFI_PASSWORD = "secret"\n')
+    run(capsys, repo, cache, "--drive", str(drive), "--profile", "waveshare_lcd_1in3")
+    assert (drive / "settings.toml").read_text() == (
+        'CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_WIFI_PASSWORD = "secret"\n'
+        'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\n')
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))  # no --profile: keep the board's choice
+    assert code == 0 and "Profile: waveshare_lcd_1in3" in out and "Nothing to copy" in out
+
+
+def test_unknown_profile_is_a_usage_error(setup, capsys):
+    repo, cache, drive = setup
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive), "--profile", "pico_dispaly_pack")
+    assert code == 2 and "pico_display_pack, waveshare_lcd_1in3" in err
+
+
+def test_stale_firmware_files_are_removed(setup, capsys):
+    repo, cache, drive = setup
+    run(capsys, repo, cache, "--drive", str(drive))
+    (drive / "lib/sixtysix/old_screen.py").write_text("gone = True\n")
+    (drive / "lib/other_project.py").write_text("kept = True\n")
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 0 and "removed  /lib/sixtysix/old_screen.py" in out
+    assert not (drive / "lib/sixtysix/old_screen.py").exists()
+    assert (drive / "lib/other_project.py").exists()  # not ours: left alone
+
+
+def test_old_circuitpython_on_the_drive(setup, capsys):
+    repo, cache, drive = setup
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 8.2.10 on 2024-02-14; Raspberry Pi Pico with rp2040\n")
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 5 and "CircuitPython 8.2.10; the game needs 9.0 or newer" in err
+
+
+def test_folder_without_boot_out_is_not_a_board(setup, capsys, tmp_path):
+    repo, cache, _drive = setup
+    code, _out, err = run(capsys, repo, cache, "--drive", str(make_drive(tmp_path / "USBSTICK", boot_out=None)))
+    assert code == 3 and "has no boot_out.txt" in err
+
+
+def test_auto_detection_picks_the_single_drive(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    monkeypatch.setattr(discover, "mount_points", lambda: [str(drive.parent / "elsewhere"), str(drive)])
+    code, out, _ = run(capsys, repo, cache)
+    assert code == 0 and "CIRCUITPY drive at {}".format(drive) in out
+
+
+def test_auto_detection_with_two_drives(setup, capsys, monkeypatch, tmp_path):
+    repo, cache, drive = setup
+    other = make_drive(tmp_path / "CIRCUITPY1")
+    monkeypatch.setattr(discover, "mount_points", lambda: [str(drive), str(other)])
+    code, _out, err = run(capsys, repo, cache)
+    assert code == 4 and "Found 2 boards" in err and "--drive" in err
+
+
+def test_no_board_at_all(setup, capsys, monkeypatch):
+    repo, cache, _drive = setup
+    monkeypatch.setattr(discover, "mount_points", lambda: [])
+    monkeypatch.setattr(discover, "board_ports", lambda: [])
+    code, _out, err = run(capsys, repo, cache)
+    assert code == 3 and "No board found" in err and "data USB cable" in err
+
+
+def uf2_file(path, payload=b"Adafruit CircuitPython 10.0.3", family=0xE48BFF56):
+    import struct
+    blocks = []
+    chunks = [payload[i:i + 256] for i in range(0, len(payload), 256)] or [b""]
+    for number, chunk in enumerate(chunks):
+        header = struct.pack("<8I", 0x0A324655, 0x9E5D5157, 0x2000, 0x10000000 + 256 * number,
+                             256, number, len(chunks), family)
+        blocks.append(header + chunk.ljust(476, b"\0") + struct.pack("<I", 0x0AB16F30))
+    path.write_bytes(b"".join(blocks))
+    return path
+
+
+def test_uf2_install_then_deploy(setup, capsys, monkeypatch, tmp_path):
+    repo, cache, _drive = setup
+    bootloader = tmp_path / "RPI-RP2"
+    bootloader.mkdir()
+    (bootloader / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n")
+    firmware = uf2_file(tmp_path / "adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.3.uf2")
+    fresh = tmp_path / "NEWBOARD"
+
+    def mounts():
+        # the bootloader takes the .uf2, reboots, and CircuitPython's drive appears
+        if (bootloader / firmware.name).exists() and not fresh.exists():
+            make_drive(fresh)
+        return [str(fresh)] if fresh.exists() else [str(bootloader)]
+
+    monkeypatch.setattr(discover, "mount_points", mounts)
+    monkeypatch.setattr(discover, "board_ports", lambda: [])
+    code, out, err = run(capsys, repo, cache, "--uf2", str(firmware), "--wait", "5")
+    assert (code, err) == (0, "")
+    assert (bootloader / firmware.name).read_bytes() == firmware.read_bytes()
+    assert "CircuitPython is running" in out and set(board_files(fresh)) == EXPECTED
+
+
+def test_board_in_bootloader_mode_without_uf2(setup, capsys, monkeypatch, tmp_path):
+    repo, cache, _drive = setup
+    bootloader = tmp_path / "RPI-RP2"
+    bootloader.mkdir()
+    (bootloader / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
+    monkeypatch.setattr(discover, "mount_points", lambda: [str(bootloader)])
+    monkeypatch.setattr(discover, "board_ports", lambda: [])
+    code, _out, err = run(capsys, repo, cache)
+    assert code == 3 and "bootloader mode" in err and "--uf2" in err
+
+
+def test_micropython_uf2_is_refused(setup, capsys, tmp_path):
+    repo, cache, drive = setup
+    firmware = uf2_file(tmp_path / "micropython.uf2", payload=b"MicroPython v1.25.0")
+    code, _out, err = run(capsys, repo, cache, "--uf2", str(firmware), "--drive", str(drive))
+    assert code == 2 and "does not contain CircuitPython" in err
+
+
+def test_uf2_for_another_chip_is_refused(setup, capsys, tmp_path):
+    repo, cache, drive = setup
+    firmware = uf2_file(tmp_path / "rp2350.uf2", family=0xE48BFF59)
+    code, _out, err = run(capsys, repo, cache, "--uf2", str(firmware), "--drive", str(drive))
+    assert code == 2 and "another chip" in err
+
+
+def test_placeholder_is_valid_python():
+    compile(PLACEHOLDER.data, "code.py", "exec")
+    assert hashlib.sha256(PLACEHOLDER.data).hexdigest() == PLACEHOLDER.digest

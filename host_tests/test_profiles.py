@@ -1,0 +1,424 @@
+"""Board profiles: constants, the calls display()/keys() make, vendor pinouts, BUILD.md.
+
+display() and keys() run against fake board/busio/fourwire/... modules that record
+every call (the venv's Blinka provides real ones; the fakes replace them in
+sys.modules for each test). The orientation test runs the real Blinka displayio and
+adafruit_st7789 against a recording bus and checks where pixels land in the panel RAM.
+"""
+import importlib
+import importlib.abc
+import re
+import sys
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HARDWARE = ROOT / "hardware"
+BUILD_MD = HARDWARE / "BUILD.md"
+PROFILE_NAMES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+ROLES = {"left", "right", "up", "down", "ok", "menu"}
+HARDWARE_MODULES = ("board", "busio", "fourwire", "busdisplay", "keypad", "pwmio",
+                    "digitalio", "displayio", "adafruit_st7789", "microcontroller")
+
+# Raspberry Pi Pico header: physical pin -> name (as on Pimoroni's pack schematics).
+PICO_PINS = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND",
+    9: "GP6", 10: "GP7", 11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11",
+    16: "GP12", 17: "GP13", 18: "GND", 19: "GP14", 20: "GP15", 21: "GP16", 22: "GP17",
+    23: "GND", 24: "GP18", 25: "GP19", 26: "GP20", 27: "GP21", 28: "GND", 29: "GP22",
+    30: "RUN", 31: "GP26", 32: "GP27", 33: "GND", 34: "GP28", 35: "ADC_VREF",
+    36: "3V3(OUT)", 37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+
+# What the vendors document (see each profile's docstring for the sources).
+VENDOR = {
+    "pico_display_pack": {
+        "clock": "GP18", "mosi": "GP19", "cs": "GP17", "dc": "GP16", "reset": None,
+        "backlight": "GP20", "size": (240, 135), "rotation": 270,
+        "rowstart": 40, "colstart": 53,
+        "keys": {"A": "GP12", "B": "GP13", "X": "GP14", "Y": "GP15"},
+        "roles": {"A": "menu", "B": "left", "X": "ok", "Y": "right"},
+    },
+    "waveshare_lcd_1in3": {
+        "clock": "GP10", "mosi": "GP11", "cs": "GP9", "dc": "GP8", "reset": "GP12",
+        "backlight": "GP13", "size": (240, 240), "rotation": 270,
+        "rowstart": 80, "colstart": 0,
+        "keys": {"A": "GP15", "B": "GP17", "X": "GP19", "Y": "GP21", "UP": "GP2",
+                 "DOWN": "GP18", "LEFT": "GP16", "RIGHT": "GP20", "PRESS": "GP3"},
+        "roles": {"A": "ok", "B": "menu", "X": "ok", "Y": "menu", "UP": "up",
+                  "DOWN": "down", "LEFT": "left", "RIGHT": "right", "PRESS": "ok"},
+    },
+}
+
+# Where the vendor's own landscape driver puts the picture: MADCTL MX|MV with the
+# column window starting at x0 and the row window at y0 (RAM rows = x + x0,
+# RAM columns = 239 - (y + y0)), and the glass area in RAM (columns, rows).
+VENDOR_LANDSCAPE = {
+    # Pimoroni drivers/st7789/st7789.cpp: caset 40.., raset 53.., MADCTL COL_ORDER|SWAP_XY
+    "pico_display_pack": {"x0": 40, "y0": 53, "glass": ((52, 186), (40, 279))},
+    # Waveshare Pico-LCD-1.3.py: MADCTL 0x70, caset 0..239, raset 0..239
+    "waveshare_lcd_1in3": {"x0": 0, "y0": 0, "glass": ((0, 239), (0, 239))},
+    # Same 135x240 panel as the Display Pack
+    "loose_st7789": {"x0": 40, "y0": 53, "glass": ((52, 186), (40, 279))},
+}
+
+
+# ---------------------------------------------------------------- fakes
+
+class Pin:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "board." + self.name
+
+
+def _fake_modules(calls):
+    """Fake CircuitPython hardware modules; each call appends (name, args, kwargs, instance)."""
+
+    def recorder(qualname):
+        class Fake:
+            def __init__(self, *args, **kwargs):
+                self.args = args
+                self.kwargs = kwargs
+                calls.append((qualname, args, kwargs, self))
+        Fake.__name__ = qualname.rsplit(".", 1)[-1]
+        return Fake
+
+    mods = {name: types.ModuleType(name) for name in HARDWARE_MODULES}
+    for n in list(range(23)) + [25, 26, 27, 28]:
+        setattr(mods["board"], "GP%d" % n, Pin("GP%d" % n))
+    mods["busio"].SPI = recorder("busio.SPI")
+    mods["fourwire"].FourWire = recorder("fourwire.FourWire")
+    mods["busdisplay"].BusDisplay = recorder("busdisplay.BusDisplay")
+    mods["adafruit_st7789"].ST7789 = recorder("adafruit_st7789.ST7789")
+    mods["keypad"].Keys = recorder("keypad.Keys")
+    mods["pwmio"].PWMOut = recorder("pwmio.PWMOut")
+    mods["digitalio"].DigitalInOut = recorder("digitalio.DigitalInOut")
+    mods["displayio"].release_displays = lambda: calls.append(("displayio.release_displays", (), {}, None))
+    return mods
+
+
+def _pin_names(value):
+    return value.name if isinstance(value, Pin) else value
+
+
+@pytest.fixture
+def profiles(monkeypatch):
+    """import profiles.<name> fresh from hardware/; earlier imports are restored afterwards."""
+    monkeypatch.syspath_prepend(str(HARDWARE))
+    for key in [k for k in sys.modules if k == "profiles" or k.startswith("profiles.")]:
+        monkeypatch.delitem(sys.modules, key)
+
+    def load(name):
+        return importlib.import_module("profiles." + name)
+
+    yield load
+    for key in [k for k in sys.modules if k == "profiles" or k.startswith("profiles.")]:
+        del sys.modules[key]
+
+
+@pytest.fixture
+def hardware(monkeypatch):
+    """Fake hardware modules in sys.modules; returns the list of recorded calls."""
+    calls = []
+    for name, module in _fake_modules(calls).items():
+        monkeypatch.setitem(sys.modules, name, module)
+    return calls
+
+
+def _called(calls, qualname):
+    """(args, kwargs, instance) of the one call to qualname."""
+    found = [call[1:] for call in calls if call[0] == qualname]
+    assert len(found) == 1, "%s called %d times: %r" % (qualname, len(found), calls)
+    return found[0]
+
+
+# ---------------------------------------------------------------- the package
+
+def test_profiles_tuple_lists_every_profile_module(profiles):
+    module = profiles("pico_display_pack")
+    pkg = sys.modules["profiles"]
+    files = sorted(p.stem for p in (HARDWARE / "profiles").glob("*.py") if not p.stem.startswith("_"))
+    assert sorted(pkg.PROFILES) == files
+    assert sorted(pkg.PROFILES) == sorted(PROFILE_NAMES)
+    assert pkg.DEFAULT in pkg.PROFILES
+    assert module is pkg.load("pico_display_pack")
+
+
+def test_load_returns_the_module_and_names_the_choices_when_unknown(profiles):
+    profiles("loose_st7789")
+    pkg = sys.modules["profiles"]
+    assert pkg.load("waveshare_lcd_1in3").NAME == "Waveshare Pico-LCD-1.3"
+    assert pkg.load(None) is pkg.load(pkg.DEFAULT)
+    assert pkg.load("") is pkg.load(pkg.DEFAULT)
+    with pytest.raises(ValueError) as err:
+        pkg.load("pico_dispaly_pack")
+    for name in PROFILE_NAMES:
+        assert name in str(err.value)
+
+
+# ---------------------------------------------------------------- constants
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_constants(profiles, name):
+    p = profiles(name)
+    assert isinstance(p.NAME, str) and p.NAME
+    assert isinstance(p.WIDTH, int) and p.WIDTH > 0
+    assert isinstance(p.HEIGHT, int) and p.HEIGHT > 0
+    assert isinstance(p.BUTTONS, tuple) and set(p.BUTTONS) <= ROLES
+    assert {"ok", "left", "right", "menu"} <= set(p.BUTTONS)
+    assert isinstance(p.LABELS, tuple) and len(p.LABELS) == len(p.BUTTONS)
+    assert all(isinstance(label, str) and label for label in p.LABELS)
+    assert len(set(p.LABELS)) == len(p.LABELS)
+    assert len(p.KEY_PINS) == len(p.BUTTONS)
+    assert p.ROTATION in (0, 90, 180, 270)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_importing_a_profile_touches_no_hardware(profiles, monkeypatch, name):
+    class Refuse(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname.split(".")[0] in HARDWARE_MODULES:
+                raise ImportError("profile imported %s at import time" % fullname)
+            return None
+
+    for module in HARDWARE_MODULES:
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Refuse()] + sys.meta_path)
+    p = profiles(name)
+    assert p.WIDTH and p.BUTTONS
+    assert not [m for m in HARDWARE_MODULES if m in sys.modules]
+
+
+# ---------------------------------------------------------------- keys()
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_keys_pins_follow_buttons_active_low_with_pull(profiles, hardware, name):
+    p = profiles(name)
+    keys = p.keys()
+    args, kwargs, instance = _called(hardware, "keypad.Keys")
+    assert keys is instance
+    assert tuple(_pin_names(pin) for pin in args[0]) == p.KEY_PINS
+    assert kwargs == {"value_when_pressed": False, "pull": True}
+
+
+@pytest.mark.parametrize("name", sorted(VENDOR))
+def test_keys_match_the_vendor_pinout_and_chosen_roles(profiles, hardware, name):
+    p = profiles(name)
+    p.keys()
+    args, _, _ = _called(hardware, "keypad.Keys")
+    by_label = {label: _pin_names(pin) for label, pin in zip(p.LABELS, args[0])}
+    assert by_label == VENDOR[name]["keys"]
+    assert dict(zip(p.LABELS, p.BUTTONS)) == VENDOR[name]["roles"]
+
+
+def test_waveshare_hints_name_a_and_b_first(profiles):
+    p = profiles("waveshare_lcd_1in3")
+    assert p.LABELS[p.BUTTONS.index("ok")] == "A"
+    assert p.LABELS[p.BUTTONS.index("menu")] == "B"
+
+
+# ---------------------------------------------------------------- display()
+
+def _expected(name):
+    if name in VENDOR:
+        return VENDOR[name]
+    rows = build_table()
+    module = {label: gpio for gpio, kind, label in rows if kind == "module"}
+    p = sys.modules["profiles." + name]
+    return {"clock": module["SCL"], "mosi": module["SDA"], "cs": module["CS"],
+            "dc": module["DC"], "reset": module["RES"], "backlight": module["BLK"],
+            "size": (p.WIDTH, p.HEIGHT), "rotation": p.ROTATION,
+            "rowstart": p.ROWSTART, "colstart": p.COLSTART}
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, name):
+    p = profiles(name)
+    want = _expected(name)
+    result = p.display()
+    _, spi, spi_instance = _called(hardware, "busio.SPI")
+    bus_args, bus, bus_instance = _called(hardware, "fourwire.FourWire")
+    st_args, st, st_instance = _called(hardware, "adafruit_st7789.ST7789")
+
+    assert hardware[0][0] == "displayio.release_displays"
+    assert {k: _pin_names(v) for k, v in spi.items()} == {"clock": want["clock"], "MOSI": want["mosi"]}
+    assert _pin_names(bus["command"]) == want["dc"]
+    assert _pin_names(bus["chip_select"]) == want["cs"]
+    assert _pin_names(bus.get("reset")) == want["reset"]
+    assert 1000000 <= bus["baudrate"] <= 62500000
+    assert bus_args == (spi_instance,)
+    assert st_args == (bus_instance,)
+    assert (st["width"], st["height"]) == want["size"] == (p.WIDTH, p.HEIGHT)
+    assert st["rotation"] == want["rotation"]
+    assert (st["rowstart"], st["colstart"]) == (want["rowstart"], want["colstart"])
+    assert _pin_names(st["backlight_pin"]) == want["backlight"]
+    assert st["brightness"] == 1.0
+    assert result is st_instance
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_display_passes_the_brightness(profiles, hardware, name):
+    p = profiles(name)
+    p.display(brightness=0.25)
+    _, st, _ = _called(hardware, "adafruit_st7789.ST7789")
+    assert st["brightness"] == 0.25
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_no_pin_is_used_twice(profiles, hardware, name):
+    p = profiles(name)
+    p.display()
+    p.keys()
+    used = []
+    for _, args, kwargs, _ in hardware:
+        for value in list(args) + list(kwargs.values()):
+            values = value if isinstance(value, tuple) else (value,)
+            used.extend(v.name for v in values if isinstance(v, Pin))
+    assert len(used) == len(set(used)), used
+    assert len(used) == len(p.KEY_PINS) + 4 + (p.RESET is not None) + (p.CHIP_SELECT is not None)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_spi_pins_are_one_hardware_spi_block(profiles, name):
+    """RP2040: SCK is GPIO 4k+2, TX (MOSI) 4k+3; GPIO 0-7 and 16-23 are SPI0, 8-15 and 24-29 SPI1."""
+    p = profiles(name)
+    sck, tx = int(p.SPI_CLOCK[2:]), int(p.SPI_MOSI[2:])
+    assert sck % 4 == 2 and tx % 4 == 3
+    assert (sck // 8) % 2 == (tx // 8) % 2
+
+
+# ---------------------------------------------------------------- orientation
+
+class _RecordingBus:
+    """Stands in for fourwire.FourWire under Blinka's displayio and keeps what is sent."""
+
+    def __init__(self):
+        self.sent = []
+
+    def reset(self):
+        pass
+
+    def _free(self):
+        return True
+
+    def _begin_transaction(self):
+        return False  # Blinka's BusDisplay init loops while this is true
+
+    def _end_transaction(self):
+        pass
+
+    def _send(self, data_type, chip_select, data):
+        self.sent.append((data_type, bytes(data)))
+
+
+def _ram_writes(sent):
+    """[(madctl or None, caset, raset, pixels)] from a command log; pixels as 16-bit words."""
+    out, command, window = [], None, {}
+    for data_type, data in sent:
+        if data_type == 0:
+            command = data[0]
+            continue
+        if command == 0x2A:
+            window["x"] = (data[0] << 8 | data[1], data[2] << 8 | data[3])
+        elif command == 0x2B:
+            window["y"] = (data[0] << 8 | data[1], data[2] << 8 | data[3])
+        elif command == 0x2C:
+            words = [data[i] << 8 | data[i + 1] for i in range(0, len(data), 2)]
+            out.append((window["x"], window["y"], words))
+        elif command == 0x36:
+            window["madctl"] = data[0]
+    return out, window.get("madctl")
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_rotation_and_offsets_match_the_vendor_landscape(profiles, monkeypatch, name):
+    p = profiles(name)
+    displayio = pytest.importorskip("displayio")
+    fourwire = pytest.importorskip("fourwire")
+    busdisplay = pytest.importorskip("busdisplay")
+    adafruit_st7789 = pytest.importorskip("adafruit_st7789")
+    monkeypatch.setattr(busdisplay.time, "sleep", lambda seconds: None)
+
+    bus = _RecordingBus()
+    bus.__class__ = type("RecordingFourWire", (_RecordingBus, fourwire.FourWire), {})
+    displayio.release_displays()
+    try:
+        display = adafruit_st7789.ST7789(bus, width=p.WIDTH, height=p.HEIGHT, rotation=p.ROTATION,
+                                         rowstart=p.ROWSTART, colstart=p.COLSTART, auto_refresh=False)
+        _, madctl = _ram_writes(bus.sent)
+        assert madctl == 0xC0  # MY|MX: RAM column = 239 - x, RAM row = 319 - y
+        corners = {(0, 0): 1, (p.WIDTH - 1, 0): 2, (0, p.HEIGHT - 1): 3, (p.WIDTH - 1, p.HEIGHT - 1): 4}
+        bitmap = displayio.Bitmap(p.WIDTH, p.HEIGHT, 5)
+        palette = displayio.Palette(5)
+        for i, colour in enumerate((0x000000, 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF)):
+            palette[i] = colour
+        for (x, y), index in corners.items():
+            bitmap[x, y] = index
+        group = displayio.Group()
+        group.append(displayio.TileGrid(bitmap, pixel_shader=palette))
+        display.root_group = group
+        bus.sent.clear()
+        display.refresh()
+    finally:
+        displayio.release_displays()
+
+    writes, _ = _ram_writes(bus.sent)
+    assert writes
+    ref = VENDOR_LANDSCAPE[name]
+    (gc0, gc1), (gr0, gr1) = ref["glass"]
+    found = {}
+    for (x0, x1), (y0, y1), words in writes:
+        assert gc0 <= 239 - x1 and 239 - x0 <= gc1, "columns outside the glass"
+        assert gr0 <= 319 - y1 and 319 - y0 <= gr1, "rows outside the glass"
+        width = x1 - x0 + 1
+        for i, word in enumerate(words):
+            if word:
+                found[word] = (239 - (x0 + i % width), 319 - (y0 + i // width))
+    colours = {1: 0xF800, 2: 0x07E0, 3: 0x001F, 4: 0xFFFF}
+    for (x, y), index in corners.items():
+        vendor_ram = (239 - (y + ref["y0"]), x + ref["x0"])  # (column, row) under MX|MV
+        assert found[colours[index]] == vendor_ram, (x, y)
+
+
+# ---------------------------------------------------------------- BUILD.md
+
+def build_table():
+    """Rows (gpio name, "module"/"button"/"other", label) of the loose-module wiring table."""
+    text = BUILD_MD.read_text(encoding="utf-8")
+    section = text.split("### Wiring the loose ST7789 module", 1)[1]
+    rows = []
+    for line in section.splitlines()[1:]:
+        line = line.strip()
+        if not line:
+            if rows:
+                break
+            continue
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] in ("Pico pin",) or set(cells[0]) <= set("-: "):
+            continue
+        pin, gpio, target = int(cells[0]), cells[1], cells[2]
+        assert PICO_PINS[pin] == gpio, "BUILD.md: pin %d is %s, not %s" % (pin, PICO_PINS[pin], gpio)
+        match = re.fullmatch(r"(module|button) (\S+)", target)
+        rows.append((gpio, match.group(1), match.group(2)) if match else (gpio, "other", target))
+    return rows
+
+
+def test_build_md_wiring_table_is_the_loose_profile(profiles):
+    p = profiles("loose_st7789")
+    rows = build_table()
+    module = {label: gpio for gpio, kind, label in rows if kind == "module"}
+    buttons = {label: gpio for gpio, kind, label in rows if kind == "button"}
+    assert module == {"VCC": "3V3(OUT)", "GND": "GND", "SCL": p.SPI_CLOCK, "SDA": p.SPI_MOSI,
+                      "CS": p.CHIP_SELECT, "DC": p.COMMAND, "RES": p.RESET, "BLK": p.BACKLIGHT}
+    assert buttons == dict(zip(p.LABELS, p.KEY_PINS))
+    others = [(gpio, target) for gpio, kind, target in rows if kind == "other"]
+    assert others == [("GND", "other leg of all four buttons")]
+    gp_rows = [gpio for gpio, _, _ in rows if gpio.startswith("GP")]
+    assert len(gp_rows) == len(set(gp_rows))

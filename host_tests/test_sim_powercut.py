@@ -1,0 +1,200 @@
+"""Power cuts: the device stops at a random moment, boots again, and the match goes on
+exactly as if nothing had happened. Damaged saves are reported, never a crash."""
+import random
+
+import pytest
+
+from tools.sim import Sim, Driver, setup_paths
+
+setup_paths()       # firmware/ on sys.path, as on the board
+from shared_rules import actions as A  # noqa: E402
+from shared_rules.record import to_record  # noqa: E402
+from sixtysix import store, savegame  # noqa: E402
+
+
+class PowerCut(Exception):
+    pass
+
+
+class CuttableSim(Sim):
+    """A Sim whose power fails at given step numbers (counted once armed)."""
+
+    def __init__(self, *args, cuts=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cuts = sorted(cuts)
+        self.steps = 0
+        self.armed = False
+
+    def step(self):
+        self.steps += self.armed
+        if self.armed and self.cuts and self.steps >= self.cuts[0]:
+            self.cuts.pop(0)
+            raise PowerCut()
+        super().step()
+
+
+def random_human(seed):
+    """A player who uses every kind of action (menus included), chosen from the state only,
+    so after a restart the same state gets the same choice."""
+    def policy(deal, seat):
+        acts = [a for a in deal.legal_actions(seat) if a not in (A.DRAW, A.DECLARE)]
+        if deal.lead < 0 and deal.points(seat) >= 66 and A.DECLARE in deal.legal_actions(seat):
+            return A.DECLARE
+        r = random.Random(seed * 100003 + 31 * deal.talon_left + deal.hands[seat]
+                          + 7 * deal.tricks[0] + 11 * deal.tricks[1] + 3 * deal.lead)
+        return r.choice(acts)
+    return policy
+
+
+def play(seed, cuts=(), counting=None):
+    """Play a match; returns (finished deal records by number, final score, power cuts taken)."""
+    sim = CuttableSim("pico_display_pack", seed=seed, cuts=cuts)
+    sim.boot()
+    sim.settle()
+    if counting == "classic":
+        sim.press("right")          # Settings
+        sim.press("ok")
+        sim.press("right", settle=True)
+        sim.press("right")          # Counting
+        sim.press("ok")             # casual -> classic
+        sim.press("menu")           # back to the title (saves the settings)
+    sim.press("ok")                 # New match
+    sim.armed = True
+    deals = {}
+    final = {}
+    taken = 0
+    driver = Driver(sim, random_human(seed))
+
+    def look():
+        g = sim.app.screen
+        if hasattr(g, "match"):
+            deals[g.match.deals] = to_record(g.match.deal)
+            if g.match.over:
+                final["score"] = list(g.match.score)
+
+    for _ in range(5000):
+        try:
+            if sim.app is None:             # power is back: boot and continue
+                sim.boot()
+                sim.settle()
+                if sim.app.screen.names[0] != "continue":
+                    assert "score" in final, "the save was lost before the match ended"
+                    break
+                sim.press("ok")
+                look()
+            if not driver.act():
+                break
+            look()
+        except PowerCut:
+            taken += 1
+            sim.power_cut()
+    return deals, final["score"], taken
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_power_cut_then_continue_gives_the_same_match(seed):
+    clean = play(seed, counting="classic" if seed % 4 == 3 else None)
+    r = random.Random(seed)
+    cuts = sorted(r.sample(range(20, 1200), 3))
+    cut = play(seed, cuts=cuts, counting="classic" if seed % 4 == 3 else None)
+    assert cut[2] >= 1, "no power cut happened"
+    assert cut[0] == clean[0]
+    assert cut[1] == clean[1]
+
+
+def corrupt_boot(mangle):
+    """Save a match in progress, damage the nvm bytes, boot again: the title screen."""
+    sim = Sim("pico_display_pack", seed=5)
+    sim.boot()
+    sim.settle()
+    sim.press("ok")
+    sim.press("ok")
+    sim.settle()
+    assert sim.app.screen.match.deal.log
+    mangle(sim.nvm)
+    sim.power_cut()
+    sim.boot()
+    sim.settle()
+    return sim.app.screen, sim
+
+
+def red_text_pixels(sim):
+    """Red notice text at the bottom of the title screen."""
+    s = sim.pixels()
+    return sum(1 for x in range(0, 240) for y in range(121, 135)
+               if s.get_at((x, y))[0] > 200 and s.get_at((x, y))[1] < 120)
+
+
+def test_corrupt_save_is_reported_and_ignored():
+    def flip(nvm):
+        nvm[store.MATCH_AT + 10] ^= 0x55
+    title, sim = corrupt_boot(flip)
+    assert "continue" not in title.names
+    assert red_text_pixels(sim) > 30
+    assert sim.app.screen.notice_text == "Saved match damaged: ignored"
+    sim.press("ok")                     # a new match still works
+    assert sim.app.screen.match.deal.log is not None
+
+
+def test_truncated_save_is_reported():
+    def cut_short(nvm):
+        n = nvm[store.MATCH_AT + 4] | nvm[store.MATCH_AT + 5] << 8
+        # the record claims more bytes than the store holds
+        nvm[store.MATCH_AT + 4] = 0xFF
+        nvm[store.MATCH_AT + 5] = 0x0F
+        assert n < 0xFFF
+    title, sim = corrupt_boot(cut_short)
+    assert "continue" not in title.names
+    assert sim.app.screen.notice_text == "Saved match damaged: ignored"
+
+
+def test_older_save_version_is_reported():
+    def older(nvm):
+        raw = bytes(nvm[store.MATCH_AT:store.MATCH_AT + 600])
+        payload = store.unframe(raw, savegame.KIND, savegame.VERSION)
+        data = store.frame(savegame.KIND, savegame.VERSION - 1 or 0, payload)
+        nvm[store.MATCH_AT:store.MATCH_AT + len(data)] = data
+    title, sim = corrupt_boot(older)
+    assert "continue" not in title.names
+    assert sim.app.screen.notice_text == "Save from an older version: ignored"
+
+
+def test_checksummed_nonsense_is_reported_not_a_crash():
+    def nonsense(nvm):
+        rnd = random.Random(3)
+        for n in range(200):      # never an exception, whatever the payload
+            payload = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 90)))
+            got = savegame.load(_store(store.frame(savegame.KIND, savegame.VERSION, payload)))
+            assert got == store.CORRUPT or isinstance(got, tuple)
+        data = store.frame(savegame.KIND, savegame.VERSION, bytes(range(60)))
+        nvm[store.MATCH_AT:store.MATCH_AT + len(data)] = data
+    title, sim = corrupt_boot(nonsense)
+    assert "continue" not in title.names
+    assert sim.app.screen.notice_text == "Saved match damaged: ignored"
+
+
+def _store(record):
+    b = bytearray(b"\xff" * 4096)
+    b[store.MATCH_AT:store.MATCH_AT + len(record)] = record
+    return store.Store(b)
+
+
+def test_damaged_settings_reset_but_match_survives():
+    def spoil_settings(nvm):
+        from sixtysix.settings import Settings
+        assert Settings().save(store.Store(nvm))
+        nvm[store.SETTINGS_AT + 7] ^= 0xFF
+    title, sim = corrupt_boot(spoil_settings)
+    assert title.names[0] == "continue"
+    assert sim.app.screen.notice_text == "Settings were damaged: reset"
+
+
+def test_no_nvm_at_all_still_plays():
+    sim = Sim("pico_display_pack", seed=2)
+    sim.nvm = None
+    sim.boot()
+    sim.settle()
+    assert sim.app.store.size() == 0
+    sim.press("ok")
+    sim.press("ok")
+    assert sim.app.screen.match.deal.log

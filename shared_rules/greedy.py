@@ -1,0 +1,171 @@
+"""Greedy card play over masks: the Easy/Normal players and the search's rollout policy.
+
+Every function takes plain masks (hand, cards the opponent may hold, trump suit) and
+returns a card, so the same few mask operations serve a player reading a View and the
+search playing out a sampled world. Nothing here allocates.
+"""
+from shared_rules.cards import SUIT_MASK, POINTS, low_card
+
+KING, QUEEN = 2, 3
+
+
+def last_card(m):
+    """The lowest-ranked card of a mask (its highest set bit)."""
+    while m & (m - 1):
+        m &= m - 1
+    return low_card(m)
+
+
+def beats(c, lead, trump):
+    """True if card c played on `lead` wins the trick."""
+    if (c ^ lead) < 8:
+        return c < lead
+    return c >> 3 == trump
+
+
+def _keep_value(c, hand, out, trump):
+    """How much we would rather keep card c: its points, trumps, marriage halves."""
+    r = c & 7
+    v = POINTS[r] * 4
+    if c >> 3 == trump:
+        v += 40
+    if r == KING or r == QUEEN:
+        partner = c ^ 1
+        if hand >> partner & 1 or out >> partner & 1:
+            v += 10
+    elif r == 1 and out >> (c & ~7) & 1:
+        v += 6        # a ten whose ace is still out is easy prey: do not lead it
+    return v
+
+
+def cheapest(m, hand, out, trump):
+    """The card of m we mind least giving away."""
+    best = -1
+    best_v = 9999
+    while m:
+        b = m & -m
+        m ^= b
+        c = low_card(b)
+        v = _keep_value(c, hand, out, trump)
+        if v < best_v:
+            best_v = v
+            best = c
+    return best
+
+
+def sure_winner(c, hand, out, trump, exact):
+    """True if leading c wins whatever the opponent holds among `out`.
+
+    `exact` says `out` is exactly the opponent's hand (talon used up), so a follower
+    holding the suit must follow it.
+    """
+    s = c >> 3
+    if out & SUIT_MASK[s] & ((1 << c) - 1):
+        return False
+    if s == trump:
+        return True
+    if not out & SUIT_MASK[trump]:
+        return True
+    return exact and out & SUIT_MASK[s] != 0
+
+
+def lead_phase1(hand, out, trump):
+    """A lead while the talon is open: a cheap card the opponent gains little from."""
+    return cheapest(hand, hand, out, trump)
+
+
+def lead_phase2(hand, out, trump, exact):
+    """A lead once the follower must follow: draw trumps, cash sure winners, else go low."""
+    tm = SUIT_MASK[trump]
+    mine = hand & tm
+    if mine and out & tm:
+        c = low_card(mine)
+        if sure_winner(c, hand, out, trump, exact):
+            return c
+    best = -1
+    best_p = -1
+    m = hand
+    while m:
+        b = m & -m
+        m ^= b
+        c = low_card(b)
+        if POINTS[c & 7] > best_p and sure_winner(c, hand, out, trump, exact):
+            best_p = POINTS[c & 7]
+            best = c
+    if best >= 0:
+        return best
+    return cheapest(hand & ~tm or hand, hand, out, trump)
+
+
+def follow(hand, legal, lead, trump, out, phase2):
+    """A reply to `lead` from the `legal` cards: win a trick worth it, else throw cheap."""
+    tm = SUIT_MASK[trump]
+    ls = lead >> 3
+    lp = POINTS[lead & 7]
+    same_hi = legal & SUIT_MASK[ls] & ((1 << lead) - 1)
+    if same_hi:
+        # Win in suit with the richest card, unless it is half of a marriage worth keeping.
+        best = -1
+        m = same_hi
+        while m:
+            b = m & -m
+            m ^= b
+            c = low_card(b)
+            r = c & 7
+            if (r == KING or r == QUEEN) and not phase2 and hand >> (c ^ 1) & 1:
+                continue
+            if best < 0 or POINTS[r] > POINTS[best & 7]:
+                best = c
+        if best >= 0 and (phase2 or ls != trump or lp >= 10 or POINTS[best & 7] >= 10):
+            return best
+    if ls != trump and not legal & SUIT_MASK[ls]:
+        trumps = legal & tm
+        if trumps and (phase2 or lp >= 10):
+            return cheapest(trumps, hand, out, trump)
+    return cheapest(legal, hand, out, trump)
+
+
+def sure_points(hand, out, trump):
+    """Card points of the tricks `hand` takes for certain once the talon is closed.
+
+    Top trumps in an unbroken run are sure; when they outnumber the trumps still out,
+    the top runs of the other suits are sure as well.
+    """
+    tm = SUIT_MASK[trump]
+    pts = 0
+    n = 0
+    m = (hand | out) & tm
+    while m:
+        b = m & -m
+        if not hand & b:
+            break
+        pts += POINTS[low_card(b) & 7]
+        n += 1
+        m ^= b
+    their = out & tm
+    k = 0
+    while their:
+        their &= their - 1
+        k += 1
+    if k > n:
+        return pts
+    for s in range(4):
+        if s == trump:
+            continue
+        m = (hand | out) & SUIT_MASK[s]
+        while m:
+            b = m & -m
+            if not hand & b:
+                break
+            pts += POINTS[low_card(b) & 7]
+            m ^= b
+    return pts
+
+
+def meld_value(melds, trump):
+    """Points of the marriages shown, from their suit bits."""
+    v = 0
+    for s in range(4):
+        if melds >> s & 1:
+            v += 40 if s == trump else 20
+    return v

@@ -1,0 +1,445 @@
+"""Play the unmodified firmware on a PC: Blinka displayio drawn into a pygame window.
+
+    python -m tools.sim                                # window, Pico Display Pack size
+    python -m tools.sim --profile waveshare_lcd_1in3   # 240x240
+    python -m tools.sim --headless --keys play.txt --shots out/   # scripted, no window
+
+Keyboard: arrows move (left/right, up/down where the board has them), Enter or
+Space = OK, Esc or Backspace = MENU; the letters printed on the board's buttons
+(A, B, X, Y) press those buttons. The match is saved to --save (default
+.sim-nvm.bin in the repo), the same 4 KB of bytes the board keeps in
+microcontroller.nvm, so closing the window and starting again continues it.
+
+Keys file (--keys), one command per line, '#' starts a comment:
+    right | left | up | down | ok | menu   press and release that button, then let the
+                                           device run until it waits for the player
+    right 3                                the same, three times
+    hold right 800                         hold the button 800 ms (key repeat)
+    wait 500                               let 500 ms of device time pass
+    shot NAME                              write DIR/NAME.png (--shots DIR)
+    powercut                               drop the device and boot it again (same nvm)
+Headless runs use a fake clock advanced 1/30 s per step and a fixed --seed, so a
+keys file always gives the same game and the same pictures.
+"""
+import argparse
+import os
+import sys
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+PATHS = (str(FIRMWARE), str(ROOT), str(ROOT / "hardware"))
+FRAME = 1 / 30
+NVM_SIZE = 4096      # microcontroller.nvm on RP2040 CircuitPython
+
+
+def setup_paths():
+    """Make `import sixtysix`, `import shared_rules`, `import profiles` resolve to the repo."""
+    for p in reversed(PATHS):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+
+def import_pygame_display(headless):
+    """PyGameDisplay, working around the 4.1.0 wheel that lacks keypad_pygame.py.
+
+    We never use that module (our own input adapter reads pygame events), so an empty
+    stand-in is enough for the import to succeed.
+    """
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if "keypad_pygame" not in sys.modules:
+        try:
+            import keypad_pygame  # noqa: F401  (present in the sdist, missing in the 4.1.0 wheel)
+        except ImportError:
+            stub = types.ModuleType("keypad_pygame")
+            stub.PyGameKeys = None
+            sys.modules["keypad_pygame"] = stub
+    from blinka_displayio_pygamedisplay import PyGameDisplay
+    return PyGameDisplay
+
+
+class Event:
+    """What keypad.Keys.events.get() returns, enough for sixtysix.keys."""
+
+    def __init__(self, key_number, pressed):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.released = not pressed
+
+
+class EventQueue:
+    def __init__(self):
+        self.items = []
+
+    def put(self, key_number, pressed):
+        self.items.append(Event(key_number, pressed))
+
+    def get(self):
+        return self.items.pop(0) if self.items else None
+
+
+class FileNVM:
+    """A file standing in for microcontroller.nvm: same size, same bytes, written through."""
+
+    def __init__(self, path, size=NVM_SIZE):
+        self.path = Path(path)
+        if self.path.exists() and self.path.stat().st_size == size:
+            self.data = bytearray(self.path.read_bytes())
+        else:
+            self.data = bytearray(b"\xff" * size)
+        self.writes = 0
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        return self.data[i]
+
+    def __setitem__(self, i, value):
+        self.data[i] = value
+        self.writes += 1
+        self.path.write_bytes(bytes(self.data))
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+_displays = {}
+
+
+def make_display(width, height, headless, scale=1):
+    """A PyGameDisplay of the board's size (one per process: pygame has one window).
+
+    displayio draws into `screen`, a surface of exactly width x height pixels (what the
+    screenshots save); the window shows it `scale` times larger.
+    """
+    key = (width, height, scale)
+    if key not in _displays:
+        PyGameDisplay = import_pygame_display(headless)
+        import pygame
+
+        class SimDisplay(PyGameDisplay):
+            def _initialize(self, init_sequence):
+                super()._initialize(init_sequence)
+                self.screen = self._pygame_screen
+                if scale > 1:
+                    self.window = pygame.display.set_mode((width * scale, height * scale))
+                    self.screen = self._pygame_screen = pygame.Surface((width, height))
+
+            def _refresh_display(self):
+                super()._refresh_display()
+                if scale > 1:
+                    pygame.transform.scale(self.screen, self.window.get_size(), self.window)
+                    pygame.display.flip()
+
+        if _displays:
+            import displayio
+            displayio.release_displays()    # one window: close the other size first
+        _displays.clear()
+        _displays[key] = SimDisplay(width=width, height=height, auto_refresh=False,
+                                    caption="Sixty-Six")
+    return _displays[key]
+
+
+class Sim:
+    """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware."""
+
+    def __init__(self, profile="pico_display_pack", headless=True, nvm=None, seed=1,
+                 fake_clock=True, think_clock=None, scale=1):
+        setup_paths()
+        import importlib
+        self.profile = importlib.import_module("profiles." + profile)
+        self.width, self.height = self.profile.WIDTH, self.profile.HEIGHT
+        self.roles = tuple(self.profile.BUTTONS)
+        self.display = make_display(self.width, self.height, headless, scale)
+        self.show = None
+        self.nvm = nvm if nvm is not None else bytearray(b"\xff" * NVM_SIZE)
+        self.clock = FakeClock() if fake_clock else time.monotonic
+        self.think_clock = think_clock
+        self.seed = seed
+        self.events = EventQueue()
+        self.app = None
+
+    def boot(self):
+        """Power on: a fresh firmware instance over the same nvm bytes."""
+        from sixtysix.app import App
+        self.events = EventQueue()
+        self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
+                       assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
+                       seed=self.seed, show=self.show)
+        return self.app
+
+    def power_cut(self):
+        self.app = None
+        self.display.root_group = None
+
+    # ---- stepping (deterministic with the fake clock) -----------------------------
+
+    def step(self):
+        if isinstance(self.clock, FakeClock):
+            self.clock.now += FRAME
+        self.app.step()
+
+    def key(self, role, pressed=True):
+        if role not in self.roles:
+            raise ValueError("this board has no " + repr(role) + " button: " + repr(self.roles))
+        self.events.put(self.roles.index(role), pressed)
+
+    def press(self, role, settle=True):
+        self.key(role, True)
+        self.step()
+        self.key(role, False)
+        self.step()
+        if settle:
+            self.settle()
+
+    def idle(self):
+        """True when the device waits for the player (nothing animating or thinking)."""
+        g = self.app.screen
+        if not hasattr(g, "match"):
+            return True
+        if g.table.busy():
+            return False
+        if g.overlay is not None:
+            return True
+        d = g.match.deal
+        if d.ended:
+            return g.shown_result
+        return d.to_act == g.me() and not d.pending_draw
+
+    def settle(self, limit=5000):
+        for _ in range(limit):
+            if self.idle():
+                return
+            self.step()
+        raise RuntimeError("the device never became idle")
+
+    def wait(self, ms):
+        for _ in range(int(ms / 1000 / FRAME + 0.5)):
+            self.step()
+
+    def shot(self, path):
+        """Draw the current screen and save it as a PNG."""
+        import pygame
+        self.display.refresh()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.display.screen, str(path))
+
+    def pixels(self):
+        """The screen as a pygame Surface (refreshed first)."""
+        self.display.refresh()
+        return self.display.screen
+
+    # ---- scripts ------------------------------------------------------------------
+
+    def run_script(self, lines, shots=None):
+        for n, raw in enumerate(lines, 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            cmd, args = words[0], words[1:]
+            ok = (cmd in ("left", "right", "up", "down", "ok", "menu") and len(args) <= 1
+                  or cmd == "hold" and len(args) == 2 or cmd == "wait" and len(args) == 1
+                  or cmd == "shot" and len(args) == 1 or cmd == "powercut" and not args)
+            if not ok or not all(a.isdigit() for a in args if cmd != "shot" and cmd != "hold") \
+                    or cmd == "hold" and not args[1].isdigit():
+                raise SystemExit("keys file line %d: cannot read %r" % (n, raw))
+            if cmd == "hold":
+                self.key(args[0], True)
+                self.wait(int(args[1]))
+                self.key(args[0], False)
+                self.step()
+                self.settle()
+            elif cmd == "wait":
+                self.wait(int(args[0]))
+            elif cmd == "shot":
+                if shots is not None:
+                    self.shot(Path(shots) / (args[0] + ".png"))
+            elif cmd == "powercut":
+                self.power_cut()
+                self.boot()
+                self.settle()
+            else:
+                for _ in range(int(args[0]) if args else 1):
+                    self.press(cmd)
+
+
+class Driver:
+    """Plays for the human through the buttons, choosing actions with `policy(deal, seat)`.
+
+    Tests use it to play whole matches; it only reads the firmware's state to decide
+    which buttons to press, exactly as a player reads the screen.
+    """
+
+    def __init__(self, sim, policy):
+        self.sim = sim
+        self.policy = policy
+
+    def game(self):
+        g = self.sim.app.screen
+        return g if hasattr(g, "match") else None
+
+    def move_cursor(self, g, index):
+        while g.cursor != index:
+            self.sim.press("right" if g.cursor < index else "left")
+
+    def menu_pick(self, prefix):
+        self.sim.press("menu")
+        g = self.game()
+        items = g.overlay[1].items
+        want = [i for i, s in enumerate(items) if s.startswith(prefix)]
+        if not want:
+            raise AssertionError("no %r in the action menu %r" % (prefix, items))
+        for _ in range(want[0]):
+            self.sim.press("right")
+        self.sim.press("ok")
+
+    def act(self):
+        """Do one thing the device waits for; returns False on the title screen."""
+        from shared_rules import actions as A, cards
+        g = self.game()
+        if g is None:
+            return False
+        if g.overlay is not None:
+            self.sim.press("ok")
+            return True
+        d = g.match.deal
+        a = self.policy(d, g.me())
+        hand = g.hand()
+        if a < A.MARRY:
+            self.move_cursor(g, hand.index(a))
+            self.sim.press("ok")
+        elif a < A.DECLARE_MARRIAGE:
+            c = a & 31
+            self.move_cursor(g, hand.index(c))
+            self.menu_pick("Marry " + cards.SUIT_WORDS[c >> 3])
+        elif a < A.EXCHANGE:
+            self.menu_pick("Show " + cards.SUIT_WORDS[(a & 31) >> 3])
+        else:
+            self.menu_pick({A.EXCHANGE: "Exchange", A.CLOSE: "Close",
+                            A.DECLARE: "Declare"}[a])
+        return True
+
+    def play_match(self, limit=3000, on_action=None):
+        for _ in range(limit):
+            if not self.act():
+                return
+            if on_action is not None:
+                on_action()
+        raise AssertionError("the match did not end")
+
+
+def first_legal(deal, seat):
+    """The simplest human: the first legal card (what a button-masher would do)."""
+    from shared_rules.actions import MARRY
+    return [a for a in deal.legal_actions(seat) if a < MARRY][0]
+
+
+# The README's pictures: a table a few tricks into a deal, on both screen sizes.
+README_KEYS = """
+ok              # New match
+ok              # play a card
+ok
+right
+ok
+right 2
+shot table
+"""
+
+
+def readme_shots():
+    out = []
+    for profile, name in (("pico_display_pack", "screenshot-table.png"),
+                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png")):
+        sim = Sim(profile, headless=True, seed=3)
+        sim.boot()
+        sim.settle()
+        shots = ROOT / "docs" / ".shots"
+        sim.run_script(README_KEYS.splitlines(), shots)
+        path = ROOT / "docs" / name
+        (shots / "table.png").replace(path)
+        shots.rmdir()
+        out.append(path)
+    return out
+
+
+KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down",),
+          "return": ("ok",), "space": ("ok",), "escape": ("menu",), "backspace": ("menu",)}
+
+
+def play_window(sim, loops=None):
+    """Interactive play: pygame key events -> button events; the screen is redrawn after
+    every pass (a full Blinka redraw takes ~50 ms on a PC, so ~20 passes a second).
+    `loops` stops after that many passes (for tests)."""
+    import pygame
+    labels = [str(x).lower() for x in getattr(sim.profile, "LABELS", ())]
+    app = sim.boot()
+    while loops is None or loops > 0:
+        if loops is not None:
+            loops -= 1
+        for ev in pygame.event.get():
+            if ev.type in (pygame.QUIT, pygame.WINDOWCLOSE):
+                return
+            if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+                name = pygame.key.name(ev.key)
+                n = None
+                if name in labels:
+                    n = labels.index(name)
+                else:
+                    for role in KEYMAP.get(name, ()):
+                        if role in sim.roles:
+                            n = sim.roles.index(role)
+                if n is not None:
+                    sim.events.put(n, ev.type == pygame.KEYDOWN)
+        app.step()
+        sim.display.refresh()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Sixty-Six firmware simulator")
+    ap.add_argument("--profile", default="pico_display_pack", help="board profile name")
+    ap.add_argument("--headless", action="store_true", help="no window (needs --keys)")
+    ap.add_argument("--keys", help="script of button presses (see the module docstring)")
+    ap.add_argument("--shots", help="directory for the script's screenshots")
+    ap.add_argument("--seed", type=int, default=None, help="match seed (headless default 1)")
+    ap.add_argument("--save", default=str(ROOT / ".sim-nvm.bin"),
+                    help="file standing in for the board's nvm")
+    ap.add_argument("--fresh", action="store_true", help="start with an empty save")
+    ap.add_argument("--scale", type=int, default=3, help="window zoom (default 3)")
+    ap.add_argument("--readme-shots", action="store_true",
+                    help="write docs/screenshot-*.png for the README and exit")
+    args = ap.parse_args(argv)
+    if args.fresh and os.path.exists(args.save):
+        os.remove(args.save)
+    if args.readme_shots:
+        for path in readme_shots():
+            print("wrote", path.relative_to(ROOT))
+        return 0
+    if args.headless:
+        if not args.keys:
+            ap.error("--headless needs --keys FILE")
+        sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
+                  nvm=FileNVM(args.save) if args.save != "-" else None)
+        sim.boot()
+        sim.settle()
+        sim.run_script(Path(args.keys).read_text().splitlines(), args.shots)
+        return 0
+    sim = Sim(args.profile, headless=False, seed=args.seed, nvm=FileNVM(args.save),
+              fake_clock=False, think_clock=time.monotonic, scale=args.scale)
+    sim.show = sim.display.refresh          # "Thinking..." appears before the computer thinks
+    play_window(sim)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
