@@ -5,7 +5,7 @@ around: its ``os`` has no ``ilistdir`` (so no ``mpremote fs ls``), its ``hashlib
 only ``new(name)`` and is missing on the plain Pico, and its OSError text reads
 "[Errno 30] Read-only filesystem", which mpremote does not map back to an errno.
 So the file commands here send their own small snippets through ``Transport.exec``
-and use mpremote's ``fs_writefile``/``fs_mkdir``/``fs_rmfile`` where those fit.
+and use mpremote's ``fs_writefile`` for the copy itself.
 """
 
 import ast
@@ -107,6 +107,16 @@ try:
 except OSError as e:
  print(e.args[0])
 """.format(probe=PROBE)
+
+# Error numbers differ between ports, so "already exists" is checked with stat, not errno.
+_MKDIR = """\
+import os
+try:
+ os.mkdir({folder!r})
+except OSError:
+ if not os.stat({folder!r})[0]&0x4000:
+  raise
+"""
 
 _CLOSE_QUIETLY = "try:\n f.close()\nexcept Exception:\n pass"
 
@@ -219,18 +229,8 @@ class SerialTarget(Target):
     def _make_dirs(self, folder):
         if folder in self._dirs:
             return
-        parent = folder.rsplit("/", 1)[0] or "/"
-        self._make_dirs(parent)
-        if self.sizes([folder])[folder] is not None:
-            raise OSError(errno.ENOTDIR, "{} is a file, not a folder".format(folder))
-        try:
-            self.transport.fs_mkdir(folder)
-        except OSError as error:
-            if error.errno != errno.EEXIST:
-                raise
-        except TransportExecError as error:
-            if errno_from_output(error.error_output) != errno.EEXIST:
-                raise OSError(errno_from_output(error.error_output), "mkdir {}".format(folder))
+        self._make_dirs(folder.rsplit("/", 1)[0] or "/")
+        self._exec(_MKDIR.format(folder=folder))
         self._dirs.add(folder)
 
     def write_file(self, path, data):
