@@ -299,3 +299,24 @@ def test_uf2_for_another_chip_is_refused(setup, capsys, tmp_path):
 def test_placeholder_is_valid_python():
     compile(PLACEHOLDER.data, "code.py", "exec")
     assert hashlib.sha256(PLACEHOLDER.data).hexdigest() == PLACEHOLDER.digest
+
+
+def test_uf2_installed_but_no_board_appears(setup, capsys, monkeypatch, tmp_path):
+    repo, cache, _drive = setup
+    bootloader = tmp_path / "RPI-RP2"
+    bootloader.mkdir()
+    (bootloader / "INFO_UF2.TXT").write_text("Board-ID: RPI-RP2\n")
+    firmware = uf2_file(tmp_path / "circuitpython.uf2")
+    monkeypatch.setattr(discover, "mount_points", lambda: [str(bootloader)])
+    code, _out, err = run(capsys, repo, cache, "--uf2", str(firmware), "--wait", "0.3")
+    assert code == 3 and "no board appeared within 0 s" in err and "without --uf2" in err
+
+
+def test_uf2_dry_run_does_not_flash(setup, capsys, tmp_path):
+    repo, cache, _drive = setup
+    bootloader = tmp_path / "RPI-RP2"
+    bootloader.mkdir()
+    firmware = uf2_file(tmp_path / "circuitpython.uf2")
+    code, out, _ = run(capsys, repo, cache, "--uf2", str(firmware), "--bootloader-drive", str(bootloader), "--dry-run")
+    assert code == 0 and "would install circuitpython.uf2" in out
+    assert list(bootloader.iterdir()) == []

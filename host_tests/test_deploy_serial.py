@@ -1,6 +1,7 @@
 """tools.deploy over serial: mpremote's real SerialTransport talking to FakeBoard on a pty."""
 
 import errno
+import time
 
 import pytest
 import serial
@@ -54,15 +55,30 @@ def test_full_then_incremental_deploy(env, capsys, paste, with_hashlib):
     assert board_files(root)["/lib/sixtysix/app.py"] == b"def run(profile):\n    return 66\n"
 
 
-def test_the_board_is_reloaded_after_a_deploy(env, capsys):
+def wait_for_reload(board):
+    for _ in range(300):
+        if board.reloads:
+            break
+        time.sleep(0.01)
+    return board.reloads
+
+
+@pytest.mark.parametrize("second_run", [False, True], ids=["after copying", "after nothing to copy"])
+def test_the_game_is_restarted_after_a_deploy(env, capsys, second_run):
+    if second_run:
+        with FakeBoard(env[2]) as board:
+            assert run(capsys, env, board)[0] == 0
     with FakeBoard(env[2]) as board:
-        assert run(capsys, env, board)[0] == 0
-        for _ in range(200):
-            if board.reloads:
-                break
-            import time
-            time.sleep(0.01)
-        assert board.reloads == 1 and board.state == "running"
+        code, out, _ = run(capsys, env, board)
+        assert code == 0 and ("Nothing to copy" in out) == second_run
+        assert wait_for_reload(board) == 1 and board.state == "running"
+
+
+def test_no_restart_leaves_the_board_at_the_repl(env, capsys):
+    with FakeBoard(env[2]) as board:
+        assert run(capsys, env, board, "--no-restart")[0] == 0
+        time.sleep(0.1)
+        assert board.reloads == 0 and board.state == "friendly"
 
 
 def test_settings_merge_over_serial(env, capsys):

@@ -96,7 +96,7 @@ def deploy(tmp_path, board, *args):
 
 def test_deploy_to_a_real_micropython_repl(tmp_path, vm_board, capsys):
     board = vm_board()
-    assert deploy(tmp_path, board, "--profile", "waveshare_lcd_1in3", "--no-restart") == 0
+    assert deploy(tmp_path, board, "--profile", "waveshare_lcd_1in3") == 0  # ends with a soft reboot (Ctrl-D)
     out = capsys.readouterr().out
     assert "14 written" in out and "14 verified" in out
     files = board.files()

@@ -9,7 +9,9 @@ from rules_oracle import snapshot
 from shared_rules.actions import DECLARE, DECLARE_MARRIAGE, EXCHANGE, DRAW
 from shared_rules.errors import IllegalMove
 from shared_rules.match import Match
+from shared_rules.randplay import random_action
 from shared_rules.record import deal_from_record, parse_entry, to_record
+from shared_rules.rng import Rng
 from shared_rules.rules import Rules
 
 
@@ -205,3 +207,40 @@ def test_from_dict_refuses_an_illegal_saved_action():
     data["deal"]["actions"].append(data["deal"]["actions"][0])      # the same card twice
     with pytest.raises(IllegalMove):
         Match.from_dict(data)
+
+
+@pytest.mark.parametrize("name", Rules.NAMES)
+@pytest.mark.parametrize("counting", ["casual", "classic"])
+def test_random_matches_keep_score_and_dealers(name, counting):
+    """Whole random matches: the score, carried points and dealers follow RULES.md 2-3."""
+    rules = Rules(name)
+    for seed in range(40):
+        m = Match(rules, counting=counting, seed=seed)
+        rng = Rng(seed)
+        score, carry = [0, 0], 0
+        while True:
+            d = m.deal
+            while not d.ended:
+                seat, action = random_action(d.clone(), Rng(rng.next()))
+                m.apply(action, seat)
+                if counting == "casual" and not d.ended and d.lead < 0:
+                    assert d.points(d.leader) < 66, "casual counting declares at 66"
+            winner, gp, reason = d.result
+            dealer = m.dealer
+            if reason == "no-score":
+                carry += 1
+            elif winner is not None:
+                score[m.player_at(winner)] += gp[winner] + carry
+                carry = 0
+            assert (m.score, m.carry) == (score, carry)
+            if max(score) >= rules.target:
+                assert m.over and m.winner == score.index(max(score))
+                break
+            assert not m.over
+            m.next_deal()
+            if reason == "annulled":
+                assert m.dealer == dealer
+            elif rules.next_dealer == "winner" and winner is not None:
+                assert m.seat_of(m.dealer) == 1 and m.dealer == (dealer if winner == 1 else 1 - dealer)
+            elif rules.next_dealer == "alternate":
+                assert m.dealer == 1 - dealer

@@ -110,6 +110,7 @@ def test_whole_match_reaches_the_match_result(finished_match):
     assert max(score) >= 7
     assert type(sim.app.screen).__name__ == "Title"
     stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.settings.stats))
+    print("\nnvm writes for the whole match: %d (%d deals)" % (sim.app.store.writes, stats["deals"]))
     assert stats["matches"] == 1 and stats["deals"] >= 2
     assert stats["won"] == (1 if score[0] > score[1] else 0)
 
@@ -214,3 +215,29 @@ def test_keyboard_drives_the_windowed_simulator():
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
     play_window(sim, loops=3)
     assert hasattr(sim.app.screen, "match"), "Enter pressed OK on 'New match'"
+
+
+def test_cursor_skips_cards_that_may_not_be_played():
+    from tools.sim import first_legal
+    sim = Sim("pico_display_pack", seed=9)
+    sim.boot()
+    sim.settle()
+    sim.press("ok")
+    g = sim.app.screen
+    driver = Driver(sim, first_legal)
+    for _ in range(200):
+        d = g.match.deal
+        if d.phase2 and d.lead >= 0 and d.to_act == g.me() and g.overlay is None \
+                and d.legal_plays() != d.hands[g.me()]:
+            break
+        driver.act()
+    else:
+        pytest.fail("never had to follow in phase 2 with a card that may not be played")
+    legal = d.legal_plays()
+    hand = g.hand()
+    visited = set()
+    for _ in range(2 * len(hand)):
+        assert legal >> hand[g.cursor] & 1
+        visited.add(g.cursor)
+        sim.press("right")
+    assert visited == {i for i, c in enumerate(hand) if legal >> c & 1}

@@ -290,8 +290,11 @@ class Driver:
         return g if hasattr(g, "match") else None
 
     def move_cursor(self, g, index):
-        while g.cursor != index:
+        for _ in range(16):
+            if g.cursor == index:
+                return
             self.sim.press("right" if g.cursor < index else "left")
+        raise AssertionError("the cursor cannot reach card %d" % index)
 
     def menu_pick(self, prefix):
         self.sim.press("menu")

@@ -196,9 +196,14 @@ class Game:
     def human(self, role):
         hand = self.hand()
         if role in ("left", "right"):
-            if hand:
-                self.cursor = (self.cursor + (1 if role == "right" else -1)) % len(hand)
-                self.table.goto(self.targets(), 0)
+            d = self.match.deal
+            legal = d.legal_plays() if d.phase2 else -1
+            step = 1 if role == "right" else -1
+            for _ in hand:                  # the cursor stops on playable cards only
+                self.cursor = (self.cursor + step) % len(hand)
+                if legal >> hand[self.cursor] & 1:
+                    break
+            self.table.goto(self.targets(), 0)
         elif role == "ok":
             if hand:
                 self.act(hand[self.cursor], self.me())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import discover, libraries, manifest, sync, uf2
 from .drive import DriveTarget
-from .errors import DeployError, Interrupted, NoBoard, BootloaderOnly, SeveralBoards, UsageError, kilobytes
+from .errors import BootloaderOnly, DeployError, Interrupted, NoBoard, SeveralBoards, kilobytes
 from .serialboard import SerialTarget
 from .target import check_firmware
 
@@ -65,8 +65,8 @@ def deploy(args, report):
     cache = libraries.WheelCache(args.lib_cache)
     libs = libraries.resolve(manifest.python_sources(sources), cache, libraries.read_pins())
 
-    if args.uf2:
-        install_circuitpython(args, report)
+    if args.uf2 and not install_circuitpython(args, report):
+        return 0
     with open_target(args) as target:
         info = target.board_info()
         check_firmware(info, target.description)
@@ -75,25 +75,24 @@ def deploy(args, report):
         profile = manifest.choose_profile(args.profile, existing, profiles)
         report("Profile: {}".format(profile))
         wanted = manifest.Manifest(sources + libs + [manifest.settings_entry(existing, profile)])
-        if not args.dry_run:
-            target.check_writable()
         plan = sync.make_plan(target, wanted)
         free, block = target.space()
         needed = sync.check_space(plan, free, block)
         if args.dry_run:
             report_plan(plan, needed, free, report)
-            return 0
-        if plan.empty:
+        elif plan.empty:
             report("Nothing to copy: all {} files on the board match ({}).".format(len(wanted), kilobytes(wanted.size)))
         else:
+            target.check_writable()
             verified = sync.apply(target, plan, report)
             free_after, _block = target.space()
-            target.finish(restart=not args.no_restart)
             report("Done: {} files ({}) on the board; {} written ({}), {} unchanged, {} removed; "
                    "{} verified.".format(len(wanted), kilobytes(wanted.size), len(plan.write),
                                          kilobytes(sum(e.size for e in plan.write)), len(plan.unchanged),
                                          len(plan.remove), verified))
             report("Free space on the board: {}.".format(kilobytes(free_after)))
+        # Over serial the game was stopped to reach the REPL: start it again in every case.
+        target.finish(restart=not args.no_restart)
     return 0
 
 
@@ -141,6 +140,7 @@ def drive_target(path):
 
 
 def install_circuitpython(args, report):
+    """Flash the .uf2 and wait for CircuitPython to come up; False if only a dry run."""
     uf2.check(args.uf2)
     if args.bootloader_drive:
         drive = args.bootloader_drive
@@ -152,14 +152,18 @@ def install_circuitpython(args, report):
         if len(found) > 1:
             raise SeveralBoards("drive", found)
         drive = found[0]
+    if args.dry_run:
+        report("Dry run: would install {} on the board at {}, then deploy. Nothing was written.".format(
+            Path(args.uf2).name, drive))
+        return False
     report("Installing {} on the board at {} ...".format(Path(args.uf2).name, drive))
     uf2.install(args.uf2, drive)
     deadline = time.monotonic() + args.wait
     while True:
         try:
-            open_target_probe(args)
+            board_is_up(args)
             report("CircuitPython is running.")
-            return
+            return True
         except NoBoard:
             if time.monotonic() >= deadline:
                 raise NoBoard("CircuitPython was copied to {} but no board appeared within {:.0f} s. If the "
@@ -168,7 +172,7 @@ def install_circuitpython(args, report):
             time.sleep(0.25)
 
 
-def open_target_probe(args):
+def board_is_up(args):
     """Raise NoBoard until the freshly flashed board shows up (as a drive, or on --port)."""
     if args.port:
         if not any(p.device == args.port for p in discover.board_ports()):

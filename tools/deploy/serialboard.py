@@ -280,11 +280,14 @@ class SerialTarget(Target):
 
     def close(self):
         transport, self.transport = getattr(self, "transport", None), None
-        if transport is not None:
-            try:
-                transport.close()
-            except (OSError, serial.SerialException):
-                pass
+        if transport is None:
+            return
+        try:
+            if transport.in_raw_repl:  # after an error: leave the board at its normal REPL
+                transport.exit_raw_repl()
+            transport.close()
+        except (OSError, serial.SerialException):
+            pass
 
 
 def _mounted_drive():
