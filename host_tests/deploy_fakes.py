@@ -101,9 +101,14 @@ def board_files(root):
 
 # ---------------------------------------------------------------- the fake board's Python
 
+CIRCUITPYTHON_ERRNO_TEXT = {
+    errno.ENOENT: "No such file/directory", errno.EIO: "Input/output error", errno.EEXIST: "File exists",
+    errno.ENOSPC: "No space left on device", errno.EROFS: "Read-only filesystem",
+}
+
 ERROR_TEXT = {
     # how each firmware prints OSError(n)
-    "circuitpython": lambda n: "[Errno {}] {}".format(n, os.strerror(n)),
+    "circuitpython": lambda n: "[Errno {}] {}".format(n, CIRCUITPYTHON_ERRNO_TEXT.get(n, os.strerror(n))),
     "micropython": lambda n: "[Errno {}] {}".format(n, errno.errorcode.get(n, n)),
     "minimal": lambda n: str(n),
 }
@@ -299,7 +304,7 @@ class FakeBoard:
     R\\x00) or "unknown" (an old REPL that treats the request as a raw REPL reset).
     """
 
-    WINDOW = 128
+    WINDOW = 128  # CircuitPython and MicroPython: half of the 256-byte stdin buffer
 
     def __init__(self, root, implementation="circuitpython", version=(10, 0, 3),
                  machine="Raspberry Pi Pico with rp2040", paste="accept", with_hashlib=False,

@@ -281,10 +281,14 @@ class IdiotsReferee:
 
 
 def random_legal(deal, rng):
-    """Apply one uniformly chosen legal action of the seat to act; returns (seat, action)."""
+    """Apply one random legal action of the seat to act; returns (seat, action). In the
+    bidding a third each: pass, the lowest bid, any bid (so bids are made, set and mooned)."""
     acts = deal.legal_actions()
     seat = deal.to_act
     action = acts[rng.below(len(acts))]
+    if action >= BID and len(acts) > 1:
+        pick = rng.below(3)
+        action = PASS if pick == 0 else (acts[1] if pick == 1 else action)
     deal.apply(action, seat)
     return seat, action
 

@@ -106,7 +106,7 @@ def _package_entry(package):
 
 
 def _clean_traceback(text):
-    # Drop the harness's own frame; user code lives in /mpvm/stepN.py.
+    # Drop the harness's own frame; user code shows as File "<step>".
     return "\n".join(line for line in text.splitlines() if 'File "<stdin>"' not in line)
 
 
@@ -141,7 +141,7 @@ def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=No
             "heap_cap": heap_cap,
             "heapsize": heapsize,
             "pystack": None if pystack_bytes is None else pystack_bytes // 4,
-            "traceback": str(tmp / "traceback.txt"),
+            "traceback": str(tmp / "traceback.json"),
         }
         (tmp / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
         # Files, not pipes: nothing can block, and a killed run still leaves its output.
@@ -161,10 +161,14 @@ def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=No
             raise MPVMError("timeout", "MicroPython run timed out after %ss (Node killed); output so far:\n%s"
                             % (timeout, stdout[-2000:]), stdout=stdout)
         if proc.returncode == RAISED:
-            tb = _clean_traceback((tmp / "traceback.txt").read_text(encoding="utf-8", errors="replace"))
+            report = json.loads((tmp / "traceback.json").read_text(encoding="utf-8"))
+            tb = _clean_traceback(report["traceback"])
             lines = tb.splitlines()
             shown = "\n".join(lines[:3] + ["  ..."] + lines[-30:]) if len(lines) > 40 else tb
-            raise MPVMError("raised", "MicroPython code raised:\n" + shown, stdout=stdout, traceback=tb)
+            # A MemoryError on a full heap comes without frames: say which step it was.
+            where = "step %d of %d, which begins %r" % (report["step"], len(steps), steps[report["step"]][:80])
+            raise MPVMError("raised", "MicroPython code raised in %s:\n%s" % (where, shown),
+                            stdout=stdout, traceback=tb)
         if proc.returncode != 0:
             raise MPVMError("vm", "MicroPython VM failed (exit %s): %s" % (proc.returncode, _vm_message(stderr)),
                             stdout=stdout)

@@ -309,7 +309,7 @@ def test_uf2_installed_but_no_board_appears(setup, capsys, monkeypatch, tmp_path
     firmware = uf2_file(tmp_path / "circuitpython.uf2")
     monkeypatch.setattr(discover, "mount_points", lambda: [str(bootloader)])
     code, _out, err = run(capsys, repo, cache, "--uf2", str(firmware), "--wait", "0.3")
-    assert code == 3 and "no board appeared within 0 s" in err and "without --uf2" in err
+    assert code == 3 and "no board appeared within 0.3 s" in err and "without --uf2" in err
 
 
 def test_uf2_dry_run_does_not_flash(setup, capsys, tmp_path):

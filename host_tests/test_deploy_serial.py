@@ -247,3 +247,9 @@ def test_single_serial_board_is_found(env, capsys, monkeypatch):
 ])
 def test_board_error_texts_map_to_errno(text, number):
     assert errno_from_output(text) == number
+
+
+def test_board_already_at_its_repl(env, capsys):
+    with FakeBoard(env[2], code_running=False) as board:
+        code, _out, _err = run(capsys, env, board)
+    assert code == 0 and len(board_files(env[2])) == EXPECTED_COUNT

@@ -46,18 +46,29 @@ def random_human(seed):
     return policy
 
 
-def play(seed, cuts=(), counting=None):
-    """Play a match; returns (finished deal records by number, final score, power cuts taken)."""
+RULE_SETS = ("standard", "hoyle", "russian", "schnapsen")
+
+
+def play(seed, cuts=()):
+    """Play a match; returns (finished deal records by number, final score, power cuts taken).
+
+    The seed also picks the rule set and the counting mode, set through the Settings screen."""
     sim = CuttableSim("pico_display_pack", seed=seed, cuts=cuts)
     sim.boot()
     sim.settle()
-    if counting == "classic":
-        sim.press("right")          # Settings
-        sim.press("ok")
-        sim.press("right", settle=True)
-        sim.press("right")          # Counting
-        sim.press("ok")             # casual -> classic
-        sim.press("menu")           # back to the title (saves the settings)
+    rule_set = seed % 4
+    classic = seed % 3 == 2
+    sim.press("right")              # Settings
+    sim.press("ok")
+    for _ in range(rule_set):
+        sim.press("ok")             # Rules: standard -> hoyle -> russian -> schnapsen
+    if classic:
+        sim.press("right")
+        sim.press("right")
+        sim.press("ok")             # Counting: casual -> classic
+    sim.press("menu")               # back to the title (saves the settings)
+    assert sim.app.settings.get("rules") == RULE_SETS[rule_set]
+    assert sim.app.settings.get("counting") == ("classic" if classic else "casual")
     sim.press("ok")                 # New match
     sim.armed = True
     deals = {}
@@ -93,10 +104,10 @@ def play(seed, cuts=(), counting=None):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_power_cut_then_continue_gives_the_same_match(seed):
-    clean = play(seed, counting="classic" if seed % 4 == 3 else None)
+    clean = play(seed)
     r = random.Random(seed)
     cuts = sorted(r.sample(range(20, 1200), 3))
-    cut = play(seed, cuts=cuts, counting="classic" if seed % 4 == 3 else None)
+    cut = play(seed, cuts=cuts)
     assert cut[2] >= 1, "no power cut happened"
     assert cut[0] == clean[0]
     assert cut[1] == clean[1]

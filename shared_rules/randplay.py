@@ -1,12 +1,13 @@
 """Random legal play: the benchmark's players and the fuzzers' driver.
 
 `random_play` picks among the cards only (plus the obligatory draw and a declaration at
-66), which is how the throughput benchmark plays, allocation-free; `random_action` picks
+66), which is how the throughput benchmark plays, allocation-free (`random_team_play`
+likewise for the team games); `random_action` picks
 among every legal action of both seats, so property tests reach closing, exchanging,
 melding and wrong calls.
 """
 from shared_rules.cards import count, nth
-from shared_rules.actions import DRAW, DECLARE, DECLARE_MARRIAGE, EXCHANGE, CLOSE
+from shared_rules.actions import DRAW, DECLARE, DECLARE_MARRIAGE, EXCHANGE, CLOSE, BID, PASS
 
 # Relative weights in random_action. A card (play or marry) is 16; a wrong call is rare
 # so that most deals get far, a correct one likely but not certain (so undeclared 66s,
@@ -18,11 +19,23 @@ def random_play(deal, rng):
     """Apply one random card play for the seat to act (drawing and declaring as needed)."""
     if deal.pending_draw:
         deal.apply(DRAW)
-    elif deal.lead < 0 and deal.points(deal.leader) >= 66:
+    elif deal.lead < 0 and deal.rules.declaring and deal.points(deal.leader) >= 66:
         deal.apply(DECLARE)
     else:
         m = deal.legal_plays()
         deal.apply(nth(m, rng.below(count(m))))
+
+
+def random_team_play(deal, rng):
+    """Team games (team.TeamDeal): a random legal card; while bidding, a pass two times
+    in three, else the lowest bid over the current one. Allocation-free."""
+    m = deal.legal_plays()
+    if m:
+        deal.apply(nth(m, rng.below(count(m))))
+    elif rng.below(3) or deal.bid >= 5:
+        deal.apply(PASS)
+    else:
+        deal.apply(BID + deal.bid + 1)
 
 
 def _weight(deal, seat, action):

@@ -19,7 +19,9 @@ from shared_rules.rules import Rules  # noqa: E402
 from shared_rules.deal import dealt  # noqa: E402
 from shared_rules.rng import Rng  # noqa: E402
 from shared_rules.cards import listed, pack  # noqa: E402
-from shared_rules.randplay import random_play  # noqa: E402
+from shared_rules.randplay import random_play, random_team_play  # noqa: E402
+from shared_rules.rules import FAMILY  # noqa: E402
+from shared_rules import team  # noqa: E402
 
 # The rules engine proper, and the match and record layers the device adds on top.
 ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal"
@@ -31,8 +33,11 @@ from shared_rules.rules import Rules
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.cards import listed, pack
-from shared_rules.randplay import random_play
+from shared_rules.randplay import random_play, random_team_play
+from shared_rules import team
 rules = Rules(RULES)
+if rules.game in ("four", "american"):
+    dealt, random_play = team.dealt, random_team_play
 rng = Rng(11)
 order = listed(pack(rules.ranks))
 gc.collect()
@@ -55,13 +60,15 @@ print(ms, used)
 def cpython_deals_per_s(rules, deals):
     rng = Rng(11)
     order = listed(pack(rules.ranks))
+    teams = rules.game in ("four", "american")
+    deal_from, play = (team.dealt, random_team_play) if teams else (dealt, random_play)
     t0 = time.perf_counter()
     for _ in range(deals):
         rng.shuffle(order)
-        d = dealt(rules, order)
+        d = deal_from(rules, order)
         d.log = None
         while not d.ended:
-            random_play(d, rng)
+            play(d, rng)
     return deals / (time.perf_counter() - t0)
 
 
@@ -109,7 +116,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20000, help="CPython deals (default 20000)")
     ap.add_argument("--vm-deals", type=int, default=500, help="MicroPython VM deals (default 500)")
-    ap.add_argument("--rules", default="standard", choices=Rules.NAMES)
+    ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
     ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)

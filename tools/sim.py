@@ -59,7 +59,10 @@ def import_pygame_display(headless):
             stub = types.ModuleType("keypad_pygame")
             stub.PyGameKeys = None
             sys.modules["keypad_pygame"] = stub
-    from blinka_displayio_pygamedisplay import PyGameDisplay
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):     # Blinka's "GENERIC_X86" warning
+        from blinka_displayio_pygamedisplay import PyGameDisplay
     return PyGameDisplay
 
 

@@ -5,25 +5,19 @@ places for `table.Table`, asks the computer for its moves, offers the human only
 the actions that are legal now, and saves the match after every action.
 """
 import gc
-import displayio
 from shared_rules import cards
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
-from sixtysix import ui
+from sixtysix import dialogs
+from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, FRAMES
 
-HUMAN = 0           # the player index of the person holding the device
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 2.0}   # seconds the computer may think
 
-REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
-           "closer-failed": "closer failed", "last-trick": "last trick",
-           "lone-66": "only one reached 66", "no-score": "nobody scored: 1 carried",
-           "annulled": "deal annulled"}
-EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 
 
 def short(c):
-    """'K hearts': how the menus name a card."""
+    """'K hearts': how messages name a card."""
     return cards.RANK_WORDS[c & 7] + " " + cards.SUIT_WORDS[c >> 3]
 
 
@@ -301,27 +295,7 @@ class Game:
             action = None
         return action
 
-    # ---- overlays --------------------------------------------------------------------------
-
-    def open_overlay(self, title, lines, items, handler):
-        """A framed box over the table with text lines and an optional menu."""
-        w = min(self.lay.w - 16, 216)
-        row = 14 if len(items) <= 7 else 12
-        h = 8 + (ui.LINE_H + 1) * (len(lines) + 1) + row * len(items)
-        h = min(h, self.lay.h - 4)
-        x = (self.lay.w - w) // 2
-        y = max(2, (self.lay.h - h) // 2 - (10 if self.lay.tall else 0))
-        g = displayio.Group()
-        g.append(ui.rect(x, y, w, h, ui.GOLD))
-        g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
-        g.append(ui.text(ui.fit(title, (w - 12) // ui.CHAR_W), x + 6, y + 4, ui.GOLD).view)
-        ty = y + 4 + ui.LINE_H + 1
-        for s in lines:
-            g.append(ui.text(ui.fit(s, (w - 12) // ui.CHAR_W), x + 6, ty, ui.WHITE).view)
-            ty += ui.LINE_H + 1
-        menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row) if items else None
-        self.group.append(g)
-        self.overlay = (g, menu, handler)
+    # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
     def close_overlay(self):
         if self.overlay is not None:
@@ -330,140 +304,28 @@ class Game:
             gc.collect()
 
     def action_menu(self):
-        d = self.match.deal
-        me = self.me()
+        dialogs.action_menu(self)
+
+    def point_at(self, action):
+        """Raise the card an action plays (hints)."""
         hand = self.hand()
-        sel = hand[self.cursor] if hand else -1
-        labels = []
-        acts = []
-        married = 0
-        for a in d.legal_actions(me):
-            if a >= MARRY and a < DECLARE_MARRIAGE:
-                s = (a & 31) >> 3
-                if married >> s & 1:
-                    continue
-                married |= 1 << s
-                c = sel if sel >= 0 and sel >> 3 == s and (sel & 7) in (2, 3) else (s << 3) | 2
-                labels.append("Marry " + cards.SUIT_WORDS[s] + ", lead " + cards.RANK_WORDS[c & 7])
-                acts.append(MARRY + c)
-            elif a >= DECLARE_MARRIAGE and a < EXCHANGE:
-                labels.append("Show " + cards.SUIT_WORDS[(a & 31) >> 3] + " pair: 66")
-                acts.append(a)
-            elif a == EXCHANGE:
-                labels.append("Exchange for " + short(d.trump_card))
-                acts.append(a)
-            elif a == CLOSE:
-                labels.append("Close the talon")
-                acts.append(a)
-            elif a == DECLARE and self.match.counting == "classic":
-                labels.append("Declare 66")
-                acts.append(a)
-        if self.app.settings.get("hints") == "on":
-            labels.append("Hint")
-            acts.append("hint")
-        labels.append("Main menu")
-        acts.append("title")
-        labels.append("Back")
-        acts.append("back")
+        c = action & 31 if action is not None and action < EXCHANGE else -1
+        if c in hand:
+            self.cursor = hand.index(c)
+            self.table.goto(self.targets(), 0)
 
-        def chosen(role):
-            if role == "menu":
-                self.close_overlay()
-                return None
-            i = self.overlay[1].handle(role)
-            if i is None:
-                return None
-            a = acts[i]
-            self.close_overlay()
-            if a == "title":
-                return "title"
-            if a == "hint":
-                self.hint()
-            elif a != "back":
-                self.act(a, me)
-            return None
-
-        self.open_overlay("Your move", [], labels, chosen)
-
-    def hint(self):
-        msg = "No hint available now."
-        try:
-            p = self.app.make_player(self.level)
-            if p is not None:
-                a, why = p.hint(self.match.deal.view(self.me()))
-                hand = self.hand()
-                c = a & 31 if a is not None and a < EXCHANGE else -1
-                if c in hand:
-                    self.cursor = hand.index(c)
-                    self.table.goto(self.targets(), 0)
-                msg = why[0].upper() + why[1:] + "."
-            p = None
-        except MemoryError:
-            gc.collect()
-        self.notice("Hint", msg)
+    def next_deal(self):
+        self.match.next_deal()
+        self.shown_result = False
+        self.app.save_match(self)
+        self.cursor = 0
+        self.show(deal_in=True)
 
     def notice(self, title, text):
-        """A boxed, wrapped message; any button closes it."""
-        w = min(self.lay.w - 16, 216)
-
-        def close(role):
-            self.close_overlay()
-            return None
-
-        self.open_overlay(title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
+        dialogs.notice(self, title, text)
 
     def result_overlay(self):
-        if self.overlay is not None or self.shown_result:
-            return
-        self.shown_result = True
-        m = self.match
-        d = m.deal
-        me = self.me()
-        winner, gp, reason = d.result
-        if winner is None:
-            title = "No winner this deal"
-        else:
-            title = "You win the deal" if winner == me else "The computer wins"
-        pts = gp[winner] if winner is not None else 0
-        lines = ["Points: you " + str(d.points(me)) + ", CPU " + str(d.points(1 - me)),
-                 REASONS.get(reason, reason) + (EXTRA[pts] if reason in
-                                                ("declared", "last-trick", "lone-66") else ""),
-                 ("Game points +" + str(pts)) if pts else "No game points",
-                 "Match: you " + str(m.score[HUMAN]) + ", CPU " + str(m.score[1 - HUMAN])]
-        if self.lay.h < 200:
-            lines = [lines[0], lines[1] + ("  +" + str(pts) if pts else ""), lines[3]]
-
-        def done(role):
-            if role != "ok":
-                return None
-            self.close_overlay()
-            if m.over:
-                self.match_overlay()
-                return None
-            m.next_deal()
-            self.shown_result = False
-            self.app.save_match(self)
-            self.cursor = 0
-            self.show(deal_in=True)
-            return None
-
-        self.open_overlay(title, lines, ["Next" if not m.over else "Match result"], done)
-
-    def match_overlay(self):
-        m = self.match
-        won = m.winner == HUMAN
-        lines = ["You " + str(m.score[HUMAN]) + " : " + str(m.score[1 - HUMAN]) + " CPU",
-                 "after " + str(m.deals) + " deals"]
-
-        def done(role):
-            if role != "ok":
-                return None
-            self.close_overlay()
-            self.app.match_ended()
-            return "title"
-
-        self.open_overlay("You win the match!" if won else "The computer wins the match",
-                          lines, ["Back to the title"], done)
+        dialogs.deal_result(self)
 
 
 def pad(n):

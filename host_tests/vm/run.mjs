@@ -9,7 +9,8 @@
 //   "heapsize":  bytes                     first GC heap area (default 1 MiB)
 //   "heap_cap":  bytes or null             hard cap: the GC heap can never grow past heap_cap
 //   "pystack":   words (4 bytes) or null   Python stack size (default 2048 words)
-//   "traceback": path                      where a Python exception's traceback is written
+//   "traceback": path                      where a Python exception is reported:
+//                                          {"step": index, "traceback": text}
 // }
 // The VM's stdout goes to stdout. Exit codes: 0 ok, 3 Python raised (traceback file written,
 // later steps skipped), 2 JavaScript/VM failure (short message on stderr), 64 bad usage.
@@ -90,6 +91,8 @@ function copyInto(mp, host, target) {
 
 // Catches every exception of a step, so none escapes to JS (an uncaught MemoryError can
 // hang the VM), and prints it later from a fresh call.
+// Every step compiles under the one file name "<step>": a file name becomes an interned
+// string that is never freed, and a name per step would leak ~28 bytes a step.
 // gc.collect() only marks a collection as pending: the VM collects when the call returns.
 const HARNESS = `
 import gc, sys
@@ -99,9 +102,8 @@ _mpvm_exc = None
 def _mpvm_step(i):
     global _mpvm_exc
     try:
-        name = "/mpvm/step%d.py" % i
-        with open(name) as f:
-            exec(compile(f.read(), name, "exec"), _mpvm_ns)
+        with open("/mpvm/step%d.py" % i) as f:
+            exec(compile(f.read(), "<step>", "exec"), _mpvm_ns)
     except BaseException as e:
         _mpvm_exc = e
     gc.collect()
@@ -164,7 +166,8 @@ function runSteps(mp) {
     sink = (bytes) => tb.push(...bytes);
     try {
       if (report()) {
-        fs.writeFileSync(spec.traceback, new Uint8Array(tb));
+        const traceback = decoder.decode(new Uint8Array(tb));
+        fs.writeFileSync(spec.traceback, JSON.stringify({ step: i, traceback }));
         return 3;
       }
     } finally {

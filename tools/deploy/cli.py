@@ -166,7 +166,7 @@ def install_circuitpython(args, report):
             return True
         except NoBoard:
             if time.monotonic() >= deadline:
-                raise NoBoard("CircuitPython was copied to {} but no board appeared within {:.0f} s. If the "
+                raise NoBoard("CircuitPython was copied to {} but no board appeared within {:g} s. If the "
                               "CIRCUITPY drive shows up later, run the command again without --uf2.".format(
                                   drive, args.wait))
             time.sleep(0.25)

@@ -91,9 +91,8 @@ def mismatches(target, entries):
 class Copier:
     """Writes and removes files, turning OSErrors into the deploy's own errors."""
 
-    def __init__(self, target, report):
+    def __init__(self, target):
         self.target = target
-        self.report = report
 
     def write(self, entry):
         try:
@@ -126,13 +125,13 @@ class Copier:
 
 def apply(target, plan, report=print):
     """Carry out ``plan``; returns the number of verified files."""
-    copier = Copier(target, report)
+    copier = Copier(target)
     manifest = plan.manifest
     code = [entry for entry in manifest if entry.path == CODE_PY]
     rest = [entry for entry in manifest if entry.path != CODE_PY]
     if plan.needs_placeholder:
         copier.write(PLACEHOLDER)
-    for path, size in plan.remove:
+    for path, _size in plan.remove:
         copier.remove(path)
         report("  removed  {}".format(path))
     for entry in plan.write:

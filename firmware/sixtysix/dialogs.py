@@ -1,0 +1,182 @@
+"""Boxes over the table: the action menu, hints and notices, deal and match results.
+
+Each opens with `open_box`, which hangs a Group on the table and tells the game
+which function gets the buttons until the box closes (game.overlay).
+"""
+import gc
+import displayio
+from shared_rules import cards
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE
+from sixtysix import ui
+
+HUMAN = 0           # the match's player index of the person holding the device
+REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
+           "last-trick": "last trick", "lone-66": "only one reached 66",
+           "no-score": "nobody scored: 1 carried", "annulled": "deal annulled"}
+EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
+
+
+def open_box(game, title, lines, items, handler):
+    """A framed box with a title, text lines and a menu; `handler(role)` gets the keys."""
+    lay = game.lay
+    w = min(lay.w - 16, 216)
+    row = 14 if len(items) <= 7 else 12
+    h = 8 + (ui.LINE_H + 1) * (len(lines) + 1) + row * len(items)
+    h = min(h, lay.h - 4)
+    x = (lay.w - w) // 2
+    y = max(2, (lay.h - h) // 2 - (10 if lay.tall else 0))
+    chars = (w - 12) // ui.CHAR_W
+    g = displayio.Group()
+    g.append(ui.rect(x, y, w, h, ui.GOLD))
+    g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
+    g.append(ui.text(ui.fit(title, chars), x + 6, y + 4, ui.GOLD).view)
+    ty = y + 4 + ui.LINE_H + 1
+    for s in lines:
+        g.append(ui.text(ui.fit(s, chars), x + 6, ty, ui.WHITE).view)
+        ty += ui.LINE_H + 1
+    menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row)
+    game.group.append(g)
+    game.overlay = (g, menu, handler)
+
+
+def notice(game, title, text):
+    """A wrapped message; any button closes it."""
+    w = min(game.lay.w - 16, 216)
+
+    def close(role):
+        game.close_overlay()
+        return None
+
+    open_box(game, title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
+
+
+def action_menu(game):
+    """What the human may do besides playing the raised card: only what is legal now."""
+    d = game.match.deal
+    me = game.me()
+    hand = game.hand()
+    sel = hand[game.cursor] if hand else -1
+    labels = []
+    acts = []
+    married = 0
+    for a in d.legal_actions(me):
+        if MARRY <= a < DECLARE_MARRIAGE:
+            s = (a & 31) >> 3
+            if married >> s & 1:
+                continue
+            married |= 1 << s
+            # lead the raised card if it is this marriage's K or Q, else the K
+            c = sel if sel >= 0 and sel >> 3 == s and (sel & 7) in (2, 3) else (s << 3) | 2
+            labels.append("Marry " + cards.SUIT_WORDS[s] + " (" + meld(d, s) + "), lead "
+                          + cards.RANK_WORDS[c & 7])
+            acts.append(MARRY + c)
+        elif DECLARE_MARRIAGE <= a < EXCHANGE:
+            labels.append("Show " + cards.SUIT_WORDS[(a & 31) >> 3] + " K+Q, claim 66")
+            acts.append(a)
+        elif a == EXCHANGE:
+            labels.append("Exchange " + cards.RANK_WORDS[d.exchange_card & 7] + " for "
+                          + cards.RANK_WORDS[d.trump_card & 7] + " " + cards.SUIT_WORDS[d.trump])
+            acts.append(a)
+        elif a == CLOSE:
+            labels.append("Close the talon")
+            acts.append(a)
+        elif a == DECLARE and game.match.counting == "classic":
+            labels.append("Declare 66")
+            acts.append(a)
+    if game.app.settings.get("hints") == "on":
+        labels.append("Hint")
+        acts.append("hint")
+    labels.append("Main menu")
+    acts.append("title")
+    labels.append("Back")
+    acts.append("back")
+
+    def chosen(role):
+        if role == "menu":
+            game.close_overlay()
+            return None
+        i = game.overlay[1].handle(role)
+        if i is None:
+            return None
+        a = acts[i]
+        game.close_overlay()
+        if a == "title":
+            return "title"
+        if a == "hint":
+            hint(game)
+        elif a != "back":
+            game.act(a, me)
+        return None
+
+    open_box(game, "Your move", [], labels, chosen)
+
+
+def meld(d, suit):
+    return "40" if suit == d.trump else "20"
+
+
+def hint(game):
+    """Ask the computer what it would do in the human's place, and why."""
+    msg = "No hint available now."
+    try:
+        p = game.app.make_player(game.level)
+        if p is not None:
+            a, why = p.hint(game.match.deal.view(game.me()))
+            game.point_at(a)
+            msg = why[0].upper() + why[1:] + "."
+        p = None
+    except MemoryError:
+        gc.collect()
+    notice(game, "Hint", msg)
+
+
+def deal_result(game):
+    if game.overlay is not None or game.shown_result:
+        return
+    game.shown_result = True
+    m = game.match
+    d = m.deal
+    me = game.me()
+    winner, gp, reason = d.result
+    if winner is None:
+        title = "No winner this deal"
+    else:
+        title = "You win the deal" if winner == me else "The computer wins"
+    pts = gp[winner] if winner is not None else 0
+    if reason == "closer-failed":
+        why = ("you" if d.closed == me else "CPU") + " closed and failed"
+    else:
+        why = REASONS.get(reason, reason)
+        if reason in ("declared", "last-trick", "lone-66"):
+            why += EXTRA[pts]
+    lines = ["Points: you " + str(d.points(me)) + ", CPU " + str(d.points(1 - me)),
+             why + ("  +" + str(pts) if pts else ""),
+             "Match: you " + str(m.score[HUMAN]) + ", CPU " + str(m.score[1 - HUMAN])]
+
+    def done(role):
+        if role != "ok":
+            return None
+        game.close_overlay()
+        if m.over:
+            match_result(game)
+        else:
+            game.next_deal()
+        return None
+
+    open_box(game, title, lines, ["Match result" if m.over else "Next deal"], done)
+
+
+def match_result(game):
+    m = game.match
+    lines = ["You " + str(m.score[HUMAN]) + " : " + str(m.score[1 - HUMAN]) + " CPU",
+             "after " + str(m.deals) + " deals"]
+
+    def done(role):
+        if role != "ok":
+            return None
+        game.close_overlay()
+        game.app.match_ended()
+        return "title"
+
+    open_box(game, "You win the match!" if m.winner == HUMAN else "The computer wins the match",
+             lines, ["Back to the title"], done)
