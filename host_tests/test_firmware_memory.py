@@ -109,7 +109,7 @@ MARK = "R.append(gc.mem_alloc())"
 
 FIRMWARE = ["sixtysix.store", "sixtysix.ui", "sixtysix.keys", "sixtysix.settings",
             "sixtysix.table", "sixtysix.app", "sixtysix.screens", "sixtysix.savegame",
-            "sixtysix.game", "sixtysix.rulestext"]
+            "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]

@@ -4,7 +4,6 @@ The firmware runs unmodified under Blinka (tools/sim.py), headless, on a fake cl
 """
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

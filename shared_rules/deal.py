@@ -10,6 +10,7 @@ from shared_rules.errors import IllegalMove
 from shared_rules.view import View
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
+_NO_DECLARING = "in this game nobody declares: every deal is played to the last trick"
 # The fields clone() copies as they are (ints, bools and immutable tuples).
 _SCALARS = ("top", "trump_card", "trump", "trump_bits", "leader", "to_act", "lead", "phase2", "pending_draw", "closed",
             "closed_opp_tricks", "last_trick", "ended", "result")
@@ -236,7 +237,7 @@ class Deal:
             self._draw()
         elif action == DECLARE:
             if not self.rules.declaring:
-                raise IllegalMove("in this game nobody declares: every deal is played to the last trick")
+                raise IllegalMove(_NO_DECLARING)
             self._check_on_lead(seat)
             self._declared(seat)
         elif action == EXCHANGE:
@@ -271,6 +272,8 @@ class Deal:
         if not self._may_marry():
             raise IllegalMove("marriages are shown only while the talon is open")
         declaring = action >= DECLARE_MARRIAGE
+        if declaring and not self.rules.declaring:
+            raise IllegalMove(_NO_DECLARING)
         if declaring and not self.rules.declare_marriage:
             raise IllegalMove("in this rule set a marriage counts only when you lead it")
         s = c >> 3

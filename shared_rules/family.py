@@ -5,7 +5,8 @@ Players keep their numbers for the whole match; in each deal the seats number
 clockwise from the player left of the dealer, so seat s is player (dealer + 1 + s) % n.
 """
 from shared_rules.match import Match
-from shared_rules.rules import Rules
+from shared_rules.errors import IllegalMove
+from shared_rules.rules import Rules, TEAM_GAMES
 from shared_rules import team
 
 
@@ -67,13 +68,21 @@ class TeamMatch(Match):
         self.dealer = (self.dealer + 1) % self.players()
 
     def apply(self, action, seat=None):
-        Match.apply(self, action, seat)
+        """Apply an action to the current deal; scores the deal when it ends. Refused once
+        the match is over (the ten of trumps can end it in the middle of a deal)."""
+        if self.over:
+            raise IllegalMove("the match is over")
         d = self.deal
-        # Four-handed option: a team on target - 1 that wins the ten of trumps wins at once.
-        if not self.over and not d.ended and d.ten_side >= 0 \
-                and self.score[self.team_of_side(d.ten_side)] == self.rules.target - 1:
+        d.apply(action, seat)
+        # Four-handed option: a team on target - 1 that wins the ten of trumps wins at once,
+        # even on the last trick (before the deal itself is scored).
+        if d.ten_side >= 0 and self.score[self.team_of_side(d.ten_side)] == self.rules.target - 1:
+            team = self.team_of_side(d.ten_side)
+            self.score[team] = self.rules.target
             self.over = True
-            self.winner = self.team_of_side(d.ten_side)
+            self.winner = team
+        elif d.ended:
+            self._score(d.result)
 
     def _score(self, result):
         winner, gp, reason = result
@@ -99,10 +108,28 @@ class TeamMatch(Match):
         self.over = True
 
 
+    def to_dict(self):
+        data = Match.to_dict(self)
+        data["winner"] = self.winner       # "bidders out" is not readable from the scores
+        return data
+
+    @classmethod
+    def _from_dict(cls, data):
+        m = super()._from_dict(data)
+        if "winner" in data:
+            winner = data["winner"]
+            if winner is not None and (type(winner) is not int or winner not in range(m.sides())
+                                       or m.score[winner] < m.rules.target):
+                raise ValueError("bad winner")
+            m.winner = winner
+            m.over = winner is not None
+        return m
+
+
 def match_class(rules):
     if rules.game == "three":
         return ThreeMatch
-    if rules.game in ("four", "american"):
+    if rules.game in TEAM_GAMES:
         return TeamMatch
     return Match
 

@@ -5,9 +5,8 @@ Plain dicts and lists only, so the board can use it without the json module.
 from shared_rules.cards import name, parse, listed, pack, mask_of, SUITS
 from shared_rules.actions import text, parse as parse_action, CLOSE, DRAW
 from shared_rules.deal import Deal
-from shared_rules.team import TeamDeal
 from shared_rules.errors import IllegalMove
-from shared_rules.rules import Rules
+from shared_rules.rules import Rules, TEAM_GAMES
 
 
 def to_record(deal):
@@ -28,7 +27,7 @@ def to_record(deal):
     rec = {"rules": deal.rules.name, "options": dict(deal.rules.overrides),
            "hands": [[name(c) for c in listed(h)] for h in deal.dealt_hands],
            "trump_card": name(trump) if trump >= 0 else None, "talon": [], "actions": actions}
-    if isinstance(deal, TeamDeal):
+    if deal.rules.game in TEAM_GAMES:
         if deal.widow:
             rec["widow"] = [name(c) for c in listed(deal.widow)]
     else:
@@ -76,9 +75,10 @@ def deal_from_record(rec):
         seen |= 1 << c
     if seen != pack(rules.ranks):
         raise ValueError("the cards are not exactly one " + str(rules.pack) + "-card pack")
-    if rules.game in ("four", "american"):
+    if rules.game in TEAM_GAMES:
         if talon:
             raise ValueError("this game has no talon: every card is dealt")
+        from shared_rules.team import TeamDeal   # loaded only for the team games
         return TeamDeal(rules, masks, trump, widow)
     if widow:
         raise ValueError("only cut-throat North American Sixty-Six has a widow")
@@ -108,7 +108,7 @@ def summary(deal):
         out["winner"], out["game_points"], out["reason"] = deal.result
     if deal.rules.game == "three":
         out["game_points"] = out["game_points"] + [dealer_points(deal)]
-    if isinstance(deal, TeamDeal):
+    if deal.rules.game in TEAM_GAMES:
         out["bid"] = deal.bid
         out["bidder"] = None if deal.bidder < 0 else deal.bidder
     return out

@@ -51,6 +51,7 @@ NAMES = ("standard", "hoyle", "russian", "schnapsen")      # the two-handed game
 FAMILY = ("three-handed", "four-handed", "american", "idiots")
 # How each rule set is played: "two" is the two-handed deal of deal.py.
 GAMES = {"three-handed": "three", "four-handed": "four", "american": "american", "idiots": "idiots"}
+TEAM_GAMES = ("four", "american")     # the games played by team.TeamDeal, every card dealt
 
 
 class Rules:
@@ -90,7 +91,7 @@ def _fits(name, key, value):
     number of players belong to the game (only North American lets `players` change)."""
     game = GAMES.get(name, "two")
     if key in ("pack", "hand_size"):
-        return game not in ("four", "american") and value not in (32, 8)
+        return game not in TEAM_GAMES and value not in (32, 8)
     if key == "players":
         return game == "american" or value == SETS[name].get("players", 2)
     if key == "ten_of_trumps":

@@ -233,7 +233,11 @@ class Search:
                     phase2 = True
                     tcard = -1
             forced = -1
+        _g = 0
         while True:
+            _g += 1
+            if _g > 500:
+                raise RuntimeError(repr((lead, ls, phase2, top, n, tcard, forced, ncards, h, self.xcard, closed)))
             if phase2 and forced < 0 and ncards <= self.solve_cards:
                 self.units += units
                 return self._solve(ls, lead, closed, cot)

@@ -154,9 +154,11 @@ class TeamDeal:
             self._bid(action, seat)
         elif self.bidding and self.bidder < 0:
             raise IllegalMove("the bidding is not over")
-        elif action < 32:
+        elif 0 <= action < 32:
             self._play(action, seat)
-        elif action < 64 and self.bidding:
+        elif 32 <= action < 64:
+            if not self.bidding:
+                raise IllegalMove("there are no marriages in four-handed Sixty-Six")
             self._meld(action & 31, seat)
         else:
             raise IllegalMove("that is not allowed in this game")
@@ -229,6 +231,9 @@ class TeamDeal:
             if ok & ((1 << self.best) - 1) and (self.best ^ lead) < 8:
                 return "you must beat " + words(self.best) + ": you hold " + hint
             return "you must follow suit: you hold " + hint
+        if self.overtrump and ok & ((1 << self.best) - 1) and self.best >> 3 == self.trump:
+            return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump higher than " + \
+                words(self.best) + ": you hold " + hint
         return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump: you hold " + hint
 
     def _trick_done(self):

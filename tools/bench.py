@@ -15,12 +15,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host_tests"))
 
-from shared_rules.rules import Rules  # noqa: E402
+from shared_rules.rules import Rules, FAMILY, TEAM_GAMES  # noqa: E402
 from shared_rules.deal import dealt  # noqa: E402
 from shared_rules.rng import Rng  # noqa: E402
 from shared_rules.cards import listed, pack  # noqa: E402
 from shared_rules.randplay import random_play, random_team_play  # noqa: E402
-from shared_rules.rules import FAMILY  # noqa: E402
 from shared_rules import team  # noqa: E402
 
 # The rules engine proper, and the match and record layers the device adds on top.
@@ -29,14 +28,14 @@ MATCH = ENGINE + ", shared_rules.match, shared_rules.record"
 
 VM_DEALS = """
 import gc, time
-from shared_rules.rules import Rules
+from shared_rules.rules import Rules, TEAM_GAMES
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.cards import listed, pack
 from shared_rules.randplay import random_play, random_team_play
 from shared_rules import team
 rules = Rules(RULES)
-if rules.game in ("four", "american"):
+if rules.game in TEAM_GAMES:
     dealt, random_play = team.dealt, random_team_play
 rng = Rng(11)
 order = listed(pack(rules.ranks))
@@ -60,7 +59,7 @@ print(ms, used)
 def cpython_deals_per_s(rules, deals):
     rng = Rng(11)
     order = listed(pack(rules.ranks))
-    teams = rules.game in ("four", "american")
+    teams = rules.game in TEAM_GAMES
     deal_from, play = (team.dealt, random_team_play) if teams else (dealt, random_play)
     t0 = time.perf_counter()
     for _ in range(deals):

@@ -36,10 +36,13 @@ NVM_SIZE = 4096      # microcontroller.nvm on RP2040 CircuitPython
 
 
 def setup_paths():
-    """Make `import sixtysix`, `import shared_rules`, `import profiles` resolve to the repo."""
-    for p in reversed(PATHS):
+    """Make `import sixtysix`, `import shared_rules`, `import profiles` resolve to the repo.
+
+    Appended, not prepended: firmware/ holds code.py, which must never shadow the
+    standard library's `code` module in a PC process."""
+    for p in PATHS:
         if p not in sys.path:
-            sys.path.insert(0, p)
+            sys.path.append(p)
 
 
 def import_pygame_display(headless):
