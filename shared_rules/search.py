@@ -20,6 +20,7 @@ from shared_rules import greedy
 
 ABORT = -99999
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
+MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
@@ -81,7 +82,7 @@ class Search:
             for i in range(n):
                 total[i] += self.cands[n + i]
             self.rounds += 1
-            if exact and self.rounds:
+            if exact or self.rounds >= MAX_ROUNDS:
                 break
         if not self.rounds:
             return first
@@ -218,7 +219,7 @@ class Search:
         fol = self.fol
         ncards = count(h[0]) + count(h[1]) + (lead >= 0)
         forced = action
-        units = 0
+        units = 1           # every playout costs something, even one that ends at once
         if self.pending:
             if forced == CLOSE:
                 closed = ls
@@ -233,11 +234,7 @@ class Search:
                     phase2 = True
                     tcard = -1
             forced = -1
-        _g = 0
         while True:
-            _g += 1
-            if _g > 500:
-                raise RuntimeError(repr((lead, ls, phase2, top, n, tcard, forced, ncards, h, self.xcard, closed)))
             if phase2 and forced < 0 and ncards <= self.solve_cards:
                 self.units += units
                 return self._solve(ls, lead, closed, cot)

@@ -121,9 +121,14 @@ def _follow(view):
             winners |= b
         m ^= b
     if partner_wins:
+        best = view.best
+        safe = last or not view.unseen & SUIT8[best >> 3] & ((1 << best) - 1)
         feed = legal & ~winners if legal & ~winners else legal
-        c = _highest_points(feed)
-        return c, "give " + words(c) + " to your partner, who is winning the trick"
+        if safe:
+            c = _highest_points(feed)
+            return c, "give " + words(c) + " to your partner, who wins the trick"
+        c = _cheapest(feed)
+        return c, "your partner is winning for now: keep your points and play " + words(c)
     if winners:
         c = _cheapest(winners) if last else _highest_rank(winners)
         return c, "win the trick with " + words(c)
@@ -131,36 +136,27 @@ def _follow(view):
     return c, "you cannot win this trick: throw " + words(c)
 
 
-def _highest_points(mask):
+def _best(mask, score):
+    """The card of `mask` with the highest score(card); the first one on ties."""
     best = -1
     m = mask
     while m:
         c = low_card(m)
         m &= m - 1
-        if best < 0 or POINTS[c & 7] > POINTS[best & 7]:
+        if best < 0 or score(c) > score(best):
             best = c
     return best
+
+
+def _highest_points(mask):
+    return _best(mask, lambda c: POINTS[c & 7])
 
 
 def _cheapest(mask):
-    """The card worth the fewest points, the lowest of them."""
-    best = -1
-    m = mask
-    while m:
-        c = low_card(m)
-        m &= m - 1
-        if best < 0 or POINTS[c & 7] < POINTS[best & 7] or (POINTS[c & 7] == POINTS[best & 7] and c & 7 > best & 7):
-            best = c
-    return best
+    """The card worth the fewest points, the lowest-ranked of them."""
+    return _best(mask, lambda c: (c & 7) - 16 * POINTS[c & 7])
 
 
 def _highest_rank(mask):
-    """The strongest card (lowest rank index; trumps beat plain suits are already sorted out by legality)."""
-    best = -1
-    m = mask
-    while m:
-        c = low_card(m)
-        m &= m - 1
-        if best < 0 or c & 7 < best & 7:
-            best = c
-    return best
+    """The strongest card of the mask (legality has already sorted trumps from plain cards)."""
+    return _best(mask, lambda c: -(c & 7))

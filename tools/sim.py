@@ -9,6 +9,7 @@ Space = OK, Esc or Backspace = MENU; the letters printed on the board's buttons
 (A, B, X, Y) press those buttons. The match is saved to --save (default
 .sim-nvm.bin in the repo), the same 4 KB of bytes the board keeps in
 microcontroller.nvm, so closing the window and starting again continues it.
+Headless runs start from an empty nvm unless --save is given.
 
 Keys file (--keys), one command per line, '#' starts a comment:
     right | left | up | down | ok | menu   press and release that button, then let the
@@ -421,14 +422,20 @@ def main(argv=None):
     ap.add_argument("--keys", help="script of button presses (see the module docstring)")
     ap.add_argument("--shots", help="directory for the script's screenshots")
     ap.add_argument("--seed", type=int, default=None, help="match seed (headless default 1)")
-    ap.add_argument("--save", default=str(ROOT / ".sim-nvm.bin"),
-                    help="file standing in for the board's nvm")
+    ap.add_argument("--save", default=None,
+                    help="file standing in for the board's nvm (window default: "
+                         ".sim-nvm.bin in the repo; headless default: none, start fresh; "
+                         "'-' for none)")
     ap.add_argument("--fresh", action="store_true", help="start with an empty save")
     ap.add_argument("--scale", type=int, default=3, help="window zoom (default 3)")
     ap.add_argument("--readme-shots", action="store_true",
                     help="write docs/screenshot-*.png for the README and exit")
     args = ap.parse_args(argv)
-    if args.fresh and os.path.exists(args.save):
+    if args.save is None and not args.headless:
+        args.save = str(ROOT / ".sim-nvm.bin")
+    if args.save == "-":
+        args.save = None
+    if args.fresh and args.save and os.path.exists(args.save):
         os.remove(args.save)
     if args.readme_shots:
         for path in readme_shots():
@@ -438,12 +445,13 @@ def main(argv=None):
         if not args.keys:
             ap.error("--headless needs --keys FILE")
         sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
-                  nvm=FileNVM(args.save) if args.save != "-" else None)
+                  nvm=FileNVM(args.save) if args.save else None)
         sim.boot()
         sim.settle()
         sim.run_script(Path(args.keys).read_text().splitlines(), args.shots)
         return 0
-    sim = Sim(args.profile, headless=False, seed=args.seed, nvm=FileNVM(args.save),
+    sim = Sim(args.profile, headless=False, seed=args.seed,
+              nvm=FileNVM(args.save) if args.save else None,
               fake_clock=False, think_clock=time.monotonic, scale=args.scale)
     sim.show = sim.display.refresh          # "Thinking..." appears before the computer thinks
     play_window(sim)

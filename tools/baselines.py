@@ -1,0 +1,172 @@
+"""Baseline players for the arena (host only): random, bully and an rdeep-style sampler.
+
+They answer like shared_rules.ai players (`choose(view, clock=None, deadline=None)`),
+see only their View, and declare as soon as they hold 66 so they are not handicapped in
+classic counting. Marriages, exchanges and closing are left to chance (random) or not
+used (bully); rdeep searches card plays, marriages and the exchange as its moves.
+"""
+from shared_rules.actions import DECLARE_MARRIAGE, EXCHANGE, DECLARE, DRAW
+from shared_rules.cards import SUIT_MASK, count, listed, mask_points
+from shared_rules.deal import Deal
+from shared_rules.rng import Rng
+
+
+def _declare(view):
+    """DECLARE when the seat is on lead with 66, else None."""
+    if view.to_act == view.seat and view.lead < 0 and DECLARE in view.legal and view.points >= 66:
+        return DECLARE
+    return None
+
+
+class RandomPlayer:
+    """Uniformly random among the legal moves, never closing and never calling wrongly."""
+
+    def __init__(self, seed=0):
+        self.rng = Rng(seed)
+
+    def choose(self, view, clock=None, deadline=None):
+        if view.to_act != view.seat:
+            return None
+        a = _declare(view)
+        if a is not None:
+            return a
+        moves = [a for a in view.legal if a < DECLARE_MARRIAGE or a == EXCHANGE or a == DRAW]
+        return moves[self.rng.below(len(moves))]
+
+
+class Bully:
+    """Plays a trump when it can (the highest), else the highest card of the suit led, else
+    its highest card; draws when it must."""
+
+    def __init__(self, seed=0):
+        pass
+
+    def choose(self, view, clock=None, deadline=None):
+        if view.to_act != view.seat:
+            return None
+        a = _declare(view)
+        if a is not None:
+            return a
+        if view.pending_draw:
+            return DRAW
+        cards = 0
+        for a in view.legal:
+            if a < 32:
+                cards |= 1 << a
+        trumps = cards & SUIT_MASK[view.trump]
+        if trumps:
+            return _highest(trumps)
+        if view.lead >= 0 and cards & SUIT_MASK[view.lead >> 3]:
+            return _highest(cards & SUIT_MASK[view.lead >> 3])
+        return _highest(cards)
+
+
+def _highest(m):
+    """The highest-ranked card of a mask (ties between suits: the first suit)."""
+    best = -1
+    for c in listed(m):
+        if best < 0 or c & 7 < best & 7:
+            best = c
+    return best
+
+
+def world_deal(view, opp_hand, talon):
+    """A Deal in the state the view shows, with the hidden cards as guessed: the opponent
+    holds opp_hand and the face-down talon is `talon` (top first)."""
+    seat = view.seat
+    hands = [0, 0]
+    hands[seat] = view.hand
+    hands[1 - seat] = opp_hand
+    trump_card = view.trump_card if view.talon_left else (view.trump << 3 | view.rules.exchange_card_rank)
+    d = Deal(view.rules, hands, trump_card, talon)
+    if not view.talon_left:
+        d.stock = []
+        d.trump_card = -1
+    d.trump = view.trump
+    d.trump_bits = SUIT_MASK[view.trump]
+    d.leader = view.leader
+    d.to_act = view.to_act
+    d.lead = view.lead
+    d.phase2 = view.phase2
+    d.pending_draw = view.pending_draw
+    d.closed = view.closed
+    d.closed_opp_tricks = view.tricks[1 - view.closed] if view.closed >= 0 else 0
+    d.won = list(view.won)
+    d.tricks = list(view.tricks)
+    d.card_points = [mask_points(view.won[0]), mask_points(view.won[1])]
+    d.meld_points = [0, 0]
+    for s in (0, 1):
+        for suit in range(4):
+            if view.melds[s] >> suit & 1:
+                d.meld_points[s] += 40 if suit == view.trump else 20
+    d.melds = list(view.melds)
+    d.log = None
+    return d
+
+
+def sample_world(view, rng):
+    """A random Deal consistent with the view (opponent's hidden cards, talon order)."""
+    pool = listed(view.unseen)
+    rng.shuffle(pool)
+    live = count(view.hand) + count(view.opp_known) + count(view.unseen) + count(view.played)
+    n_opp = live - count(view.played) - count(view.hand) - view.talon_left
+    k = n_opp - count(view.opp_known)
+    opp = view.opp_known
+    for c in pool[:k]:
+        opp |= 1 << c
+    return world_deal(view, opp, pool[k:])
+
+
+class RDeep:
+    """rdeep-style: per move, `samples` worlds shared by all candidates; each candidate is
+    played, then random play continues for `depth` more cards; the score is the share of
+    card points (a finished deal: 1 won, 0 lost)."""
+
+    def __init__(self, seed=0, samples=16, depth=4):
+        self.rng = Rng(seed)
+        self.samples = samples
+        self.depth = depth
+
+    def choose(self, view, clock=None, deadline=None):
+        if view.to_act != view.seat:
+            return None
+        a = _declare(view)
+        if a is not None:
+            return a
+        if view.pending_draw:
+            return DRAW
+        moves = [a for a in view.legal if a < DECLARE_MARRIAGE or a == EXCHANGE]
+        if len(moves) == 1:
+            return moves[0]
+        score = [0.0] * len(moves)
+        for _ in range(self.samples):
+            world = sample_world(view, self.rng)
+            for i, a in enumerate(moves):
+                d = world.clone()
+                d.apply(a)
+                score[i] += self._playout(d, view.seat)
+        return moves[max(range(len(moves)), key=lambda i: score[i])]
+
+    def _playout(self, d, me):
+        plays = 0
+        while not d.ended and plays < self.depth:
+            if d.pending_draw:
+                d.apply(DRAW)
+                continue
+            if d.lead < 0 and d.points(d.leader) >= 66:
+                d.apply(DECLARE)
+                continue
+            cards = [a for a in d.legal_actions() if a < 32]
+            d.apply(cards[self.rng.below(len(cards))])
+            plays += 1
+        if not d.ended and d.lead < 0 and d.points(d.leader) >= 66:
+            d.apply(DECLARE)
+        if d.ended:
+            w = d.result[0]
+            return 0.5 if w is None else (1.0 if w == me else 0.0)
+        mine = d.points(me)
+        total = mine + d.points(1 - me)
+        return mine / total if total else 0.5
+
+
+BASELINES = {"random": RandomPlayer, "bully": Bully, "rdeep": RDeep}
