@@ -255,3 +255,24 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert app.keys.source is keys_obj.events and app.keys.roles == sim.roles
     assert app.think_clock is not None and app.width == 240 and app.height == 240
     assert type(app.screen).__name__ == "Title"
+
+
+def test_memory_error_in_the_ai_falls_back_to_the_greedy_move():
+    from tools.sim import Sim
+
+    class Starved:
+        def choose(self, view, clock=None, deadline=None):
+            raise MemoryError("no room for the search")
+
+    sim = Sim("pico_display_pack", seed=4)
+    sim.boot()
+    sim.settle()
+    sim.app.make_player = lambda level: Starved()
+    sim.press("ok")                             # New match
+    g = sim.app.screen
+    for _ in range(12):                         # the computer keeps moving
+        if g.match.deal.ended:
+            break
+        sim.press("ok")
+    cpu = [e for e in g.match.deal.log if e >> 8 != g.me()]
+    assert cpu, "the computer never moved"

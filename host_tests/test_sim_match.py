@@ -180,16 +180,25 @@ def test_key_repeat_moves_the_cursor_while_held():
 def test_headless_cli_writes_screenshots(tmp_path):
     keys = tmp_path / "keys.txt"
     keys.write_text("# start a match, look at the table\nshot title\nok\nright\nshot table\n"
-                    "menu\nshot menu\nmenu\nok\nwait 300\nshot after\n")
+                    "menu\nshot menu\nmenu\nok\nwait 300\nshot after\n"
+                    "powercut\nshot again\nok\nshot continued\n")
     shots = tmp_path / "shots"
+    save = tmp_path / "nvm.bin"
     out = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--keys", str(keys),
-                          "--shots", str(shots), "--save", "-"], cwd=ROOT,
+                          "--shots", str(shots), "--save", str(save)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
+    assert save.stat().st_size == 4096 and save.read_bytes()[64:66] == b"66"
     import pygame
-    for name in ("title", "table", "menu", "after"):
+    for name in ("title", "table", "menu", "after", "again", "continued"):
         img = pygame.image.load(str(shots / (name + ".png")))
         assert img.get_size() == (240, 135)
+    after = pygame.image.load(str(shots / "after.png"))
+    continued = pygame.image.load(str(shots / "continued.png"))
+    # the power cut changed nothing on the table (talon, trick, scores); only the
+    # cursor starts again on the first card
+    assert all(after.get_at((x, y)) == continued.get_at((x, y))
+               for x in range(240) for y in range(0, 68))
     menu = pygame.image.load(str(shots / "menu.png"))
     assert menu.get_at((120, 60))[:3] != pygame.image.load(str(shots / "table.png")).get_at((120, 60))[:3]
 

@@ -6,7 +6,7 @@ classic counting. Marriages, exchanges and closing are left to chance (random) o
 used (bully); rdeep searches card plays, marriages and the exchange as its moves.
 """
 from shared_rules.actions import DECLARE_MARRIAGE, EXCHANGE, DECLARE, DRAW
-from shared_rules.cards import SUIT_MASK, count, listed, mask_points
+from shared_rules.cards import SUIT_MASK, count, listed, mask_points, pack
 from shared_rules.deal import Deal
 from shared_rules.rng import Rng
 
@@ -108,8 +108,7 @@ def sample_world(view, rng):
     """A random Deal consistent with the view (opponent's hidden cards, talon order)."""
     pool = listed(view.unseen)
     rng.shuffle(pool)
-    live = count(view.hand) + count(view.opp_known) + count(view.unseen) + count(view.played)
-    n_opp = live - count(view.played) - count(view.hand) - view.talon_left
+    n_opp = count(pack(view.rules.ranks)) - count(view.played) - count(view.hand) - view.talon_left
     k = n_opp - count(view.opp_known)
     opp = view.opp_known
     for c in pool[:k]:

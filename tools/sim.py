@@ -3,6 +3,7 @@
     python -m tools.sim                                # window, Pico Display Pack size
     python -m tools.sim --profile waveshare_lcd_1in3   # 240x240
     python -m tools.sim --headless --keys play.txt --shots out/   # scripted, no window
+    python -m tools.sim --readme-shots                 # docs/screenshot-*.png
 
 Keyboard: arrows move (left/right, up/down where the board has them), Enter or
 Space = OK, Esc or Backspace = MENU; the letters printed on the board's buttons

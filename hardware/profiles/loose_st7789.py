@@ -23,6 +23,10 @@ Brightness: BLK goes to BusDisplay as backlight_pin (PWM); `display.brightness =
 Pin numbers: Raspberry Pi Pico pinout as printed on Pimoroni's pack schematics
 (https://cdn.shopify.com/s/files/1/0174/1800/files/pico_display_pack_schematic.pdf).
 """
+import sys
+
+from profiles import _st7789
+
 
 NAME = "Pico + loose ST7789 1.14in"
 WIDTH = 240
@@ -47,27 +51,9 @@ KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
-    import board
-    import busio
-    import displayio
-    import fourwire
-    from adafruit_st7789 import ST7789
-
-    displayio.release_displays()
-    spi = busio.SPI(clock=getattr(board, SPI_CLOCK), MOSI=getattr(board, SPI_MOSI))
-    chip_select = getattr(board, CHIP_SELECT) if CHIP_SELECT else None
-    bus = fourwire.FourWire(spi, command=getattr(board, COMMAND), chip_select=chip_select,
-                            reset=getattr(board, RESET), baudrate=BAUDRATE,
-                            polarity=SPI_MODE >> 1, phase=SPI_MODE & 1)
-    return ST7789(bus, width=WIDTH, height=HEIGHT, rotation=ROTATION,
-                  rowstart=ROWSTART, colstart=COLSTART,
-                  backlight_pin=getattr(board, BACKLIGHT), brightness=brightness)
+    return _st7789.display(sys.modules[__name__], brightness)
 
 
 def keys():
-    """The four buttons as keypad.Keys, key numbers in BUTTONS order; pressed = low."""
-    import board
-    import keypad
-
-    return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
-                       value_when_pressed=False, pull=True)
+    """The keys as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
+    return _st7789.keys(sys.modules[__name__])

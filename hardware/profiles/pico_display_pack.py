@@ -29,6 +29,10 @@ picture is upside down on your unit, set ROTATION = 90 (the offsets stay the sam
 Brightness: the backlight pin goes to BusDisplay as backlight_pin, so CircuitPython
 drives it with PWM and `display.brightness = 0.0 ... 1.0` dims it.
 """
+import sys
+
+from profiles import _st7789
+
 
 NAME = "Pimoroni Pico Display Pack"
 WIDTH = 240
@@ -52,26 +56,9 @@ KEY_PINS = ("GP13", "GP15", "GP14", "GP12")
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
-    import board
-    import busio
-    import displayio
-    import fourwire
-    from adafruit_st7789 import ST7789
-
-    displayio.release_displays()
-    spi = busio.SPI(clock=getattr(board, SPI_CLOCK), MOSI=getattr(board, SPI_MOSI))
-    bus = fourwire.FourWire(spi, command=getattr(board, COMMAND),
-                            chip_select=getattr(board, CHIP_SELECT), reset=None,
-                            baudrate=BAUDRATE)
-    return ST7789(bus, width=WIDTH, height=HEIGHT, rotation=ROTATION,
-                  rowstart=ROWSTART, colstart=COLSTART,
-                  backlight_pin=getattr(board, BACKLIGHT), brightness=brightness)
+    return _st7789.display(sys.modules[__name__], brightness)
 
 
 def keys():
-    """A/B/X/Y as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
-    import board
-    import keypad
-
-    return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
-                       value_when_pressed=False, pull=True)
+    """The keys as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
+    return _st7789.keys(sys.modules[__name__])

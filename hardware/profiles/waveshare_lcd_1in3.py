@@ -30,6 +30,10 @@ SPI: Waveshare's demo asks for 100 MHz; the RP2040 tops out at 62.5 MHz, used he
 
 Brightness: backlight_pin goes to BusDisplay (PWM); `display.brightness = 0.0 ... 1.0`.
 """
+import sys
+
+from profiles import _st7789
+
 
 NAME = "Waveshare Pico-LCD-1.3"
 WIDTH = 240
@@ -53,26 +57,9 @@ KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3"
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
-    import board
-    import busio
-    import displayio
-    import fourwire
-    from adafruit_st7789 import ST7789
-
-    displayio.release_displays()
-    spi = busio.SPI(clock=getattr(board, SPI_CLOCK), MOSI=getattr(board, SPI_MOSI))
-    bus = fourwire.FourWire(spi, command=getattr(board, COMMAND),
-                            chip_select=getattr(board, CHIP_SELECT),
-                            reset=getattr(board, RESET), baudrate=BAUDRATE)
-    return ST7789(bus, width=WIDTH, height=HEIGHT, rotation=ROTATION,
-                  rowstart=ROWSTART, colstart=COLSTART,
-                  backlight_pin=getattr(board, BACKLIGHT), brightness=brightness)
+    return _st7789.display(sys.modules[__name__], brightness)
 
 
 def keys():
-    """Keys and joystick as keypad.Keys, key numbers in BUTTONS order; pressed = low."""
-    import board
-    import keypad
-
-    return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
-                       value_when_pressed=False, pull=True)
+    """The keys as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
+    return _st7789.keys(sys.modules[__name__])

@@ -1,0 +1,33 @@
+"""What every profile shares: an ST7789 panel on an SPI bus, and keys that pull a pin low.
+
+A profile passes itself (its module) so its constants are the only place pins are named.
+"""
+
+
+def display(p, brightness):
+    """The profile's ST7789 as a BusDisplay, backlight at brightness (0.0-1.0) by PWM."""
+    import board
+    import busio
+    import displayio
+    import fourwire
+    from adafruit_st7789 import ST7789
+
+    displayio.release_displays()
+    spi = busio.SPI(clock=getattr(board, p.SPI_CLOCK), MOSI=getattr(board, p.SPI_MOSI))
+    mode = getattr(p, "SPI_MODE", 0)
+    bus = fourwire.FourWire(spi, command=getattr(board, p.COMMAND),
+                            chip_select=getattr(board, p.CHIP_SELECT) if p.CHIP_SELECT else None,
+                            reset=getattr(board, p.RESET) if p.RESET else None,
+                            baudrate=p.BAUDRATE, polarity=mode >> 1, phase=mode & 1)
+    return ST7789(bus, width=p.WIDTH, height=p.HEIGHT, rotation=p.ROTATION,
+                  rowstart=p.ROWSTART, colstart=p.COLSTART,
+                  backlight_pin=getattr(board, p.BACKLIGHT), brightness=brightness)
+
+
+def keys(p):
+    """keypad.Keys on the profile's KEY_PINS (key numbers in BUTTONS order); pressed = low."""
+    import board
+    import keypad
+
+    return keypad.Keys(tuple(getattr(board, pin) for pin in p.KEY_PINS),
+                       value_when_pressed=False, pull=True)
