@@ -222,6 +222,8 @@ def test_bidders_out_when_both_teams_pass_the_target():
     m.score = [9, 9]                                      # side 0 (team 0) bids and makes
     play_record(m, "am_both_sides_score")
     assert m.score == [10, 10] and m.over and m.winner == 0
+    again = match_from_dict(json.loads(json.dumps(m.to_dict())))
+    assert again.over and again.winner == 0              # not readable from the equal scores
     m = american()
     m.score = [9, 9]
     m.dealer = 0                                          # now seat 0 is player 1: team 1 bids
@@ -229,7 +231,7 @@ def test_bidders_out_when_both_teams_pass_the_target():
     assert m.over and m.winner == 1
     saved = json.loads(json.dumps(m.to_dict()))
     again = match_from_dict(saved)
-    assert again.over and again.winner == 1              # not readable from the equal scores
+    assert again.over and again.winner == 1
 
 
 def test_bidders_set_the_opponents_past_the_target_win():

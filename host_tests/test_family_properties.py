@@ -300,3 +300,15 @@ def test_record_written_mid_deal_rebuilds_the_state():
                 seat, action = parse_entry(entry, len(again.hands))
                 again.apply(action, seat)
             assert snapshot(again) == snapshot(deal), name
+
+
+def test_four_handed_turn_up_is_known_to_all_until_played():
+    """The dealer's turned-up card is in the dealer's hand and every seat knows it."""
+    rules = Rules("four-handed")
+    deal = team.dealt(rules, shuffled(rules, 11))
+    up = deal.first_trump
+    assert deal.hands[3] >> up & 1 and deal.trump == up >> 3
+    for seat in range(4):
+        v = deal.view(seat)
+        assert v.trump_card == up and not v.unseen >> up & 1
+        assert v.unseen == pack(8) & ~v.hand & ~(1 << up)

@@ -59,7 +59,10 @@ out = [d.hands[3] >> 31 & 1, d.hands[3] > (1 << 30)]
 for entry in rec["actions"]:
     seat, action = parse_entry(entry, 4)
     d.apply(action, seat)
-    out.append(d.won[0] | d.won[1] | d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3])
+    m = d.won[0] | d.won[1] | d.hands[0] | d.hands[1] | d.hands[2] | d.hands[3]
+    for c in d.trick:
+        m |= 1 << c
+    out.append(m)
 print(json.dumps([out[0], out[1], [hex(m) for m in out[2:]]]))
 """
 
@@ -93,7 +96,7 @@ def test_random_family_deals_match_cpython():
 
 def test_four_handed_big_int_masks_in_the_vm():
     """Seat 3 holds the 8 and 7 of diamonds (bits 30 and 31); after every action all 32
-    cards are still in hands or won piles. Then a deal whose turn-up is the 7 of diamonds."""
+    cards are still in hands, the trick or won piles. Then a deal whose turn-up is the 7 of diamonds."""
     rec = json.load(open(os.path.join(HERE, "records_family", "four_every_trick_3.json")))["record"]
     [[bit, big, masks]] = _vm(VM_BIG_MASKS, "REC", rec)
     assert bit == 1 and big is True

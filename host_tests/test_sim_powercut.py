@@ -102,7 +102,7 @@ def play(seed, cuts=()):
     return deals, final["score"], taken
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(24))
 def test_power_cut_then_continue_gives_the_same_match(seed):
     clean = play(seed)
     r = random.Random(seed)

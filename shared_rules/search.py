@@ -21,6 +21,7 @@ from shared_rules import greedy
 ABORT = -99999
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
+CHECK_EVERY = 200   # work units between looks at the clock (a float each on the board)
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
@@ -54,6 +55,7 @@ class Search:
             return first
         self._prepare(view)
         self.units = 0
+        self.next_check = CHECK_EVERY
         self.rounds = 0
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
@@ -312,6 +314,10 @@ class Search:
                     tcard = -1
             if self.units + units >= self.budget:
                 return ABORT
+            if self.units + units >= self.next_check:
+                self.next_check += CHECK_EVERY
+                if self.clock is not None and self.clock() >= self.deadline:
+                    return ABORT
 
     def _policy_lead(self, ls, hand, played, phase2, closed, talon, tcard):
         """The greedy leader: exchange, declare or show a marriage, then a card."""

@@ -165,7 +165,7 @@ class Solver:
                 if self.nodes >= self.limit:
                     self.aborted = True
                     return 0
-                if not self.nodes & 255 and self.clock is not None and self.clock() >= self.deadline:
+                if not self.nodes & 1023 and self.clock is not None and self.clock() >= self.deadline:
                     self.aborted = True
                     return 0
                 b2 = beta if beta < worst else worst

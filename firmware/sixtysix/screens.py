@@ -43,7 +43,7 @@ class Title:
                             ("Statistics", "stats"), ("Rules", "rules")):
             items.append(label)
             self.names.append(name)
-        y = 40 if not tall else 110
+        y = 40 if not tall else 64
         self.menu = ui.ListWidget(g, items, 6, y, 110, 15)
         self.notice_text = notice
         if notice:

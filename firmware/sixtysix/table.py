@@ -3,8 +3,8 @@
 Every card of the pack owns a TileGrid from the sprite sheet (tile n = card n),
 so drawing a state is just "put each card where it belongs"; moving a card is
 animated by changing its x/y a few pixels per frame, which makes displayio
-redraw only two small rectangles per frame. `show()` jumps to a state,
-`goto()` queues an animated step, `tick()` plays one frame.
+redraw only two small rectangles per frame. `goto(places, 0)` jumps to a
+state, `goto(places)` queues an animated step, `tick()` plays one frame.
 """
 import displayio
 from sixtysix import ui
@@ -16,8 +16,6 @@ SLOT = 33
 COLUMNS = 17
 FRAMES = 6          # frames per card move
 PAUSE = 14          # frames a finished trick stays on the table
-
-HIDDEN = None
 
 
 def _dimmed(color):
@@ -121,7 +119,7 @@ class Table:
         # spot on the table, or None while hidden
         self.pack_mask = pack_mask
         self.cards = [None] * 32
-        self.place = [HIDDEN] * 32
+        self.place = [None] * 32
         for c in range(32):
             if pack_mask >> c & 1:
                 t = sheet.tile(c)
