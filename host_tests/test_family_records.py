@@ -12,7 +12,8 @@ import sys
 import pytest
 
 from family_oracle import TeamReferee, IdiotsReferee
-from shared_rules.record import replay, parse_entry
+from rules_oracle import Oracle
+from shared_rules.record import replay, parse_entry, deal_from_record
 from shared_rules.rules import Rules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -112,3 +113,24 @@ def test_referee_agrees(path):
     if out["status"] == "ended":
         result = ref.result() if rules.game == "idiots" else ref.result(rules.ten_of_trumps)
         assert result == (out["winner"], out["game_points"], out["reason"])
+
+
+THREE = [f for f in FILES if load(f)["record"]["rules"] == "three-handed"]
+
+
+@pytest.mark.parametrize("path", THREE, ids=[os.path.basename(f)[:-5] for f in THREE])
+def test_three_handed_dealer_points_agree_with_the_oracle(path):
+    """rules_oracle (the two-handed reading of RULES.md) scores the active players' Hoyle
+    deal; the dealer's entry is what the winner scored, or 1 when nobody scored."""
+    rec = load(path)["record"]
+    deal = deal_from_record(rec)
+    oracle = Oracle(deal.rules, deal.trump_card)
+    for entry in rec["actions"]:
+        seat, action = parse_entry(entry)
+        hand = deal.hands[seat]
+        deal.apply(action, seat)
+        oracle.observe(seat, action, hand)
+    winner, gp, reason = oracle.result()
+    out = replay(rec)
+    assert out["game_points"] == gp + [1 if winner is None else gp[winner]]
+    assert (out["winner"], out["reason"]) == (winner, reason)

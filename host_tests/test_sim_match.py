@@ -75,6 +75,14 @@ def finished_match():
     shots = {}
     assert type(sim.app.screen).__name__ == "Title"
     shots["title"] = sim.pixels().copy()
+    sim.press("right")                                 # Settings
+    sim.press("ok")
+    sim.press("right")                                 # Computer: normal -> hard -> easy
+    sim.press("ok")
+    sim.press("ok")
+    assert sim.app.settings.get("level") == "easy"
+    sim.press("menu")                                  # back to the title, on New match
+    assert type(sim.app.screen).__name__ == "Title"
     sim.press("ok")                                    # New match
     check_hand_pixels(sim)
     shots["table"] = sim.pixels().copy()

@@ -368,7 +368,7 @@ class Search:
         sv = self.solver
         sv.closed = closed
         sv.cot = cot
-        v = sv.last(w, self._counted(w), self._counted(1 - w), self.t[1 - w])
+        v = sv.last(w, self._counted(w), self._counted(1 - w), self.t[w], self.t[1 - w])
         if closed < 0:
             self.cp[w] += 10
         if v >= 0:

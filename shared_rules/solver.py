@@ -69,14 +69,17 @@ class Solver:
             return 4 if closer_points == 0 else (3 if closer_points < 33 else 2)
         return 3 if self.cot == 0 else 2
 
-    def last(self, ws, pw, pl, tl):
-        """Value for ws, who won the last trick without reaching 66 (pw, pl counted)."""
+    def last(self, ws, pw, pl, tw, tl):
+        """Value for ws, who won the last trick without reaching 66 (pw, pl counted;
+        the loser may hold 66 if it never declared, e.g. a human in classic counting)."""
         if self.closed >= 0:
             v = self.failed(pl if self.closed != ws else pw)
             return v if self.closed != ws else -v
-        if self.last_trick_wins or pw + 10 >= 66:
+        if self.last_trick_wins:
             return self.won(ws, pl, tl)
-        return 0
+        if pw + 10 >= 66:
+            return 0 if pl >= 66 else self.won(ws, pl, tl)
+        return -self.won(1 - ws, pw + 10, tw) if pl >= 66 else 0
 
     # ---- search ------------------------------------------------------------------------
 
@@ -93,13 +96,13 @@ class Solver:
             if p >= 66:
                 return self.won(ls, pf + mf if tf else pf, tf)
             if not hl:
-                return self.last(ls, p, pf + mf if tf else pf, tf)
+                return self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
             return self.lead(hl, hf, ls, pl + pts, pf, tl + 1, tf, ml, mf, alpha, beta, -1)
         p = pf + pts + mf
         if p >= 66:
             return -self.won(1 - ls, pl + ml if tl else pl, tl)
         if not hl:
-            return -self.last(1 - ls, p, pl + ml if tl else pl, tl)
+            return -self.last(1 - ls, p, pl + ml if tl else pl, tf + 1, tl)
         return -self.lead(hf, hl, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml, -beta, -alpha, -1)
 
     def lead(self, hl, hf, ls, pl, pf, tl, tf, ml, mf, alpha, beta, forced):

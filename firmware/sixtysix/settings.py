@@ -17,13 +17,14 @@ CHOICES = (
     ("hints", "Hints", ("on", "off")),
     ("light", "Brightness", ("100%", "75%", "50%", "25%")),
 )
+DEFAULTS = (0, 1, 0, 0, 0, 0)      # standard, normal computer, casual, ..., full brightness
 BRIGHTNESS = (1.0, 0.75, 0.5, 0.25)
 STATS = ("matches", "matches_won", "deals", "deals_won")
 
 
 class Settings:
     def __init__(self):
-        self.index = [0] * len(CHOICES)
+        self.index = list(DEFAULTS)
         self.stats = [0] * len(STATS)
 
     def get(self, key):
