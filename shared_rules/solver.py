@@ -6,8 +6,8 @@ game. Values are game points (-4..4) for the player on lead, negamax style; a pl
 who reaches 66 on lead declares at once (declaring later never scores more, since the
 loser's points and tricks only grow).
 
-One Python frame per trick (the follower's replies are an inner loop), so the depth is
-at most 6 frames; a transposition table of preallocated int lists keyed by the masks;
+One Python frame per trick (the follower's replies and the trick itself are inline), so
+the depth is at most 6 frames (the board's Python stack is small); a transposition table of preallocated int lists keyed by the masks;
 no allocation per node. `nodes` counts completed tricks tried (the work unit).
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card
@@ -172,7 +172,29 @@ class Solver:
                     self.aborted = True
                     return 0
                 b2 = beta if beta < worst else worst
-                v = self.trick(h2, hf ^ fb, ls, c, low_card(fb), pl, pf, tl, tf, ml2, mf, a2, b2)
+                # The trick, inline (as in trick()) so a deal costs one frame per trick.
+                f = low_card(fb)
+                pts = POINTS[c & 7] + POINTS[f & 7]
+                if (f ^ c) < 8:
+                    lw = f > c
+                else:
+                    lw = f >> 3 != trump
+                if lw:
+                    p = pl + pts + ml2
+                    if p >= 66:
+                        v = self.won(ls, pf + mf if tf else pf, tf)
+                    elif not h2:
+                        v = self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
+                    else:
+                        v = self.lead(h2, hf ^ fb, ls, pl + pts, pf, tl + 1, tf, ml2, mf, a2, b2, -1)
+                else:
+                    p = pf + pts + mf
+                    if p >= 66:
+                        v = -self.won(1 - ls, pl + ml2 if tl else pl, tl)
+                    elif not h2:
+                        v = -self.last(1 - ls, p, pl + ml2 if tl else pl, tf + 1, tl)
+                    else:
+                        v = -self.lead(hf ^ fb, h2, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml2, -b2, -a2, -1)
                 if v < worst:
                     worst = v
                     if worst <= a2:

@@ -299,7 +299,8 @@ class TeamDeal:
 
 class TeamView:
     """One seat's knowledge: its hand, the table, the bidding; all other hands are hidden
-    (except a moon bidder's partner, whose hand lies face down and plays no part)."""
+    (a moon bidder's partner's too: it lies face down and plays no part), and so is the
+    cut-throat widow, except to the seat whose first trick took it."""
 
     def __init__(self, deal, seat):
         self.seat = seat
@@ -315,7 +316,11 @@ class TeamView:
         self.best_seat = deal.best_seat
         self.leader = deal.leader
         self.to_act = deal.to_act
-        self.won = tuple(deal.won)
+        won = deal.won
+        if deal.widow and not won[self.side] & deal.widow:
+            # Cut-throat: the widow joins the first trick's winner face down; others never see it.
+            won = [w & ~deal.widow for w in won]
+        self.won = tuple(won)
         self.tricks = tuple(deal.tricks)
         self.points = tuple(deal.points(s) for s in range(deal.sides))
         self.melds = tuple(deal.melds)
@@ -325,7 +330,7 @@ class TeamView:
         self.out = deal.out
         self.last_trick = deal.last_trick
         played = 0
-        for w in deal.won:
+        for w in won:
             played |= w
         for c in deal.trick:
             played |= 1 << c
