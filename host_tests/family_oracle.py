@@ -254,6 +254,7 @@ class IdiotsReferee:
             assert seat == self.leader
             self.lead = card
             return
+        assert seat == 1 - self.leader
         w = seat if beats(card, self.lead, self.trump) else self.leader
         self.card_points[w] += VALUE[card[0]] + VALUE[self.lead[0]]
         self.tricks[w] += 1

@@ -23,7 +23,7 @@ from shared_rules.record import to_record, replay, deal_from_record, parse_entry
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEAM_GAMES = [("four-handed", {}), ("four-handed", {"ten_of_trumps": True}), ("american", {}),
               ("american", {"players": 3}), ("american", {"players": 2}), ("american", {"target": 15})]
 ALL_ACTIONS = list(range(32)) + [MARRY + c for c in range(32)] + [DECLARE_MARRIAGE + c for c in range(32)] + \
@@ -91,8 +91,8 @@ def check_refused(deal, probe, allowed):
 
 
 def check_team_views_hide(deal, probe):
-    """Swapping hidden cards between two other seats (or with the unseen widow) must not
-    change what a seat's view holds: the view reveals nothing hidden."""
+    """Swapping hidden cards between two other seats (or with the widow, unseen or taken
+    face down by another seat) must not change what a seat's view holds."""
     n = deal.n
     turn_up = deal.first_trump
     for seat in range(n):
@@ -102,6 +102,9 @@ def check_team_views_hide(deal, probe):
         pools = [("hand", s) for s in holders]
         if deal.trick_count == 0 and deal.widow:
             pools.append(("widow", None))
+        for side in range(deal.sides):               # the widow, taken face down by another seat
+            if side != deal.side(seat) and deal.won[side] & deal.widow:
+                pools.append(("taken", side))
         if len(pools) < 2:
             continue
         a, b = probe.sample(pools, 2)
@@ -118,7 +121,7 @@ def check_team_views_hide(deal, probe):
 
 def _hidden_card(deal, pool, turn_up, probe):
     kind, s = pool
-    mask = deal.widow if kind == "widow" else deal.hands[s]
+    mask = deal.widow if kind == "widow" else (deal.won[s] & deal.widow if kind == "taken" else deal.hands[s])
     if turn_up >= 0:
         mask &= ~(1 << turn_up)          # the four-handed turn-up was shown to everybody
     cards = listed(mask)
@@ -128,6 +131,9 @@ def _hidden_card(deal, pool, turn_up, probe):
 def _move(deal, pool, out_card, in_card):
     kind, s = pool
     if kind == "widow":
+        deal.widow ^= (1 << out_card) | (1 << in_card)
+    elif kind == "taken":
+        deal.won[s] ^= (1 << out_card) | (1 << in_card)
         deal.widow ^= (1 << out_card) | (1 << in_card)
     else:
         deal.hands[s] ^= (1 << out_card) | (1 << in_card)

@@ -15,6 +15,7 @@ from family_oracle import play_out
 from shared_rules import team
 from shared_rules.cards import listed, pack
 from shared_rules.deal import dealt
+from shared_rules.family import new_match
 from shared_rules.record import replay, to_record
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
@@ -81,7 +82,7 @@ def test_family_records_replay_identically_in_the_vm():
 
 
 def test_random_family_deals_match_cpython():
-    cases = [[name, options, seed] for name, options in GAMES for seed in range(12)]
+    cases = [[name, options, seed] for name, options in GAMES for seed in range(25)]
     got = _vm(VM_RANDOM, "CASES", cases)
     assert len(got) == len(cases)
     for (name, options, seed), row in zip(cases, got):
@@ -106,3 +107,42 @@ def test_four_handed_big_int_masks_in_the_vm():
     rec = dict(rec, actions=rec["actions"][:2])
     [[bit, big, masks]] = _vm(VM_BIG_MASKS, "REC", rec)
     assert bit == 1 and big is True and masks == [hex(0xFFFFFFFF)] * 2
+
+
+VM_MATCHES = """
+import json
+from shared_rules.family import new_match, match_from_dict
+from shared_rules.rules import Rules
+from shared_rules.rng import Rng
+for name, options, seed in json.loads(CASES):
+    m = new_match(Rules(name, **options), "classic", seed)
+    rng = Rng(seed)
+    for _ in range(seed * 5 + 3):
+        if m.deal.ended:
+            if m.over:
+                break
+            m.next_deal()
+        acts = m.deal.legal_actions()
+        m.apply(acts[rng.below(len(acts))])
+    saved = json.dumps(m.to_dict())
+    print(json.dumps([json.loads(saved), match_from_dict(json.loads(saved)).to_dict()]))
+"""
+
+
+def test_family_matches_save_and_restore_in_the_vm():
+    """Family matches played a while from the same seed give the same saved match in the
+    VM as on CPython, and restoring it there gives it back unchanged."""
+    cases = [[name, options, seed] for name, options in GAMES for seed in range(8)]
+    got = _vm(VM_MATCHES, "CASES", cases)
+    for (name, options, seed), (saved, restored) in zip(cases, got):
+        m = new_match(Rules(name, **options), "classic", seed)
+        rng = Rng(seed)
+        for _ in range(seed * 5 + 3):
+            if m.deal.ended:
+                if m.over:
+                    break
+                m.next_deal()
+            acts = m.deal.legal_actions()
+            m.apply(acts[rng.below(len(acts))])
+        assert saved == json.loads(json.dumps(m.to_dict())), (name, options, seed)
+        assert restored == saved

@@ -217,6 +217,13 @@ def solve_best(view, solver, first, limit, clock=None, deadline=None):
     cot = view.tricks[1 - view.closed] if view.closed >= 0 else 0
     solver.setup(view.rules, trump, view.closed, cot)
     solver.budget(limit, clock, deadline if deadline is not None else 0)
+    try:
+        return _solve_best(view, solver, first, seat, other, hand, opp, trump, cp, cpo, mp, mpo, t, to)
+    except RuntimeError:            # "pystack exhausted": CIRCUITPY_PYSTACK_SIZE too small
+        return -1
+
+
+def _solve_best(view, solver, first, seat, other, hand, opp, trump, cp, cpo, mp, mpo, t, to):
     best = -1
     best_v = -9
     first_v = -9

@@ -19,6 +19,7 @@ from shared_rules.solver import Solver
 from shared_rules import greedy
 
 ABORT = -99999
+NO_STACK = -99998
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
 CHECK_EVERY = 200   # work units between looks at the clock (a float each on the board)
@@ -59,8 +60,6 @@ class Search:
         self.rounds = 0
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        if clock is None:
-            self.clock = None
         total = self.total
         for i in range(n):
             total[i] = 0
@@ -239,7 +238,10 @@ class Search:
         while True:
             if phase2 and forced < 0 and ncards <= self.solve_cards:
                 self.units += units
-                return self._solve(ls, lead, closed, cot)
+                units = 0
+                v = self._solve(ls, lead, closed, cot, ncards)
+                if v != NO_STACK:
+                    return v
             if lead < 0:
                 hand = h[ls]
                 if forced >= 0:
@@ -375,8 +377,9 @@ class Search:
             return self._value(w, v)
         return self._value(1 - w, -v)
 
-    def _solve(self, ls, lead, closed, cot):
-        """Exact value of the world from here (the lead, if made, is in `lead`)."""
+    def _solve(self, ls, lead, closed, cot, ncards):
+        """Exact value of the world from here (the lead, if made, is in `lead`); NO_STACK
+        (and smaller endgames from now on) if the board's Python stack is too small."""
         sv = self.solver
         sv.setup(self.rules, self.trump, closed, cot)
         remaining = self.budget - self.units
@@ -386,7 +389,12 @@ class Search:
         mp = self.mp
         t = self.t
         fs = 1 - ls
-        v = sv.lead(h[ls], h[fs], ls, cp[ls], cp[fs], t[ls], t[fs], mp[ls], mp[fs], -9, 9, lead)
+        try:
+            v = sv.lead(h[ls], h[fs], ls, cp[ls], cp[fs], t[ls], t[fs], mp[ls], mp[fs], -9, 9, lead)
+        except RuntimeError:        # "pystack exhausted": CIRCUITPY_PYSTACK_SIZE too small
+            self.units += sv.nodes
+            self.solve_cards = ncards - 2
+            return NO_STACK
         self.units += sv.nodes
         if sv.aborted:
             return ABORT
