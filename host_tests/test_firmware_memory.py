@@ -128,15 +128,19 @@ def packages(tmp_path_factory):
     return (d / "displayio.py", d / "vectorio.py", ROOT / "firmware" / "sixtysix", "shared_rules")
 
 
-def test_import_cost_of_every_module(packages):
-    """Resident bytes each module adds, imported in dependency order (compiled from .py)."""
-    mods = ["displayio", "vectorio"] + ENGINE + FIRMWARE + AI
+def import_marks(mods, packages):
+    """[(module, gc.mem_alloc() after importing it)], after ("start", the first mark)."""
     steps = ["import gc\nR = [('start', gc.mem_alloc())]"]
     for m in mods:
         steps.append("import " + m)
         steps.append("R.append(('%s', gc.mem_alloc()))" % m)
     steps.append("import json\nprint(json.dumps(R))")
-    rows = json.loads(mpvm.run(steps, packages=packages, timeout=120).strip().splitlines()[-1])
+    return json.loads(mpvm.run(steps, packages=packages, timeout=120).strip().splitlines()[-1])
+
+
+def test_import_cost_of_every_module(packages):
+    """Resident bytes each module adds, imported in dependency order (compiled from .py)."""
+    rows = import_marks(["displayio", "vectorio"] + ENGINE + FIRMWARE + AI, packages)
     base = prev = rows[0][1]
     print("\nresident heap per module (bytes, after a GC):")
     own = 0

@@ -70,11 +70,17 @@ def play(seed, cuts=()):
     assert sim.app.settings.get("rules") == RULE_SETS[rule_set]
     assert sim.app.settings.get("counting") == ("classic" if classic else "casual")
     sim.press("ok")                 # New match
+    return play_through_cuts(sim, random_human(seed))
+
+
+def play_through_cuts(sim, policy):
+    """Play the started match to its end with `policy`, booting again after every power
+    cut: (finished deal records by number, final score, power cuts taken)."""
     sim.armed = True
     deals = {}
     final = {}
     taken = 0
-    driver = Driver(sim, random_human(seed))
+    driver = Driver(sim, policy)
 
     def look():
         g = sim.app.screen

@@ -27,6 +27,7 @@ from shared_rules import greedy
 LEVELS = ("easy", "normal", "hard")
 HARD_BUDGET = 20000      # work units: about 0.3 s mean, 0.7 s worst in the MicroPython VM, under 1.5 s on a board
 NORMAL_SOLVE = 400       # solver nodes Normal spends on an endgame before it plays greedily
+HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
 
 
 def make_player(level, seed=0, **options):
@@ -71,12 +72,10 @@ class Hard:
     level = "hard"
 
     def __init__(self, seed=0, budget=HARD_BUDGET, solve_cards=None):
-        from shared_rules.solver import Solver
         from shared_rules.search import Search
         if solve_cards is None:
             solve_cards = 12 if budget >= 20000 else 8
-        self.search = Search(seed, budget, solve_cards)
-        self.normal = Solver(64)
+        self.search = Search(seed, budget, solve_cards, HARD_TABLE)
         self.rng = Rng(seed)
 
     @property
@@ -88,7 +87,7 @@ class Hard:
         self.search.budget = n
 
     def choose(self, view, clock=None, deadline=None):
-        first = decide(view, False, self.normal, self.rng, clock, deadline)
+        first = decide(view, False, self.search.solver, self.rng, clock, deadline)
         if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW:
             return first
         if view.to_act != view.seat:

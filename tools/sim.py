@@ -223,7 +223,7 @@ class Sim:
         d = g.match.deal
         if d.ended:
             return g.shown_result
-        return d.to_act == g.me() and not d.pending_draw
+        return d.to_act == g.me() and not getattr(d, "pending_draw", False)
 
     def settle(self, limit=5000):
         for _ in range(limit):
@@ -327,7 +327,13 @@ class Driver:
         d = g.match.deal
         a = self.policy(d, g.me())
         hand = g.hand()
-        if a < A.MARRY:
+        if a >= A.BID:
+            for _ in range(8):                  # left/right choose the bid, OK says it
+                if g.legal()[g.bid_choice] == a:
+                    break
+                self.sim.press("right")
+            self.sim.press("ok")
+        elif a < A.MARRY:
             self.move_cursor(g, hand.index(a))
             self.sim.press("ok")
         elif a < A.DECLARE_MARRIAGE:
@@ -351,9 +357,12 @@ class Driver:
 
 
 def first_legal(deal, seat):
-    """The simplest human: the first legal card (what a button-masher would do)."""
+    """The simplest human: the first legal card (what a button-masher would do); in
+    the bidding, the first choice offered (pass)."""
     from shared_rules.actions import MARRY
-    return [a for a in deal.legal_actions(seat) if a < MARRY][0]
+    acts = deal.legal_actions()
+    plays = [a for a in acts if a < MARRY]
+    return plays[0] if plays else acts[0]
 
 
 # The README's pictures: a table a few tricks into a deal, on both screen sizes.
@@ -381,7 +390,26 @@ def readme_shots():
         (shots / "table.png").replace(path)
         shots.rmdir()
         out.append(path)
+    out.append(four_handed_shot(ROOT / "docs" / "screenshot-four-handed.png"))
     return out
+
+
+def four_handed_shot(path, seed=8):
+    """A four-handed table on the Pico Display Pack: the human about to play last to a
+    trick, the other three cards placed towards their players."""
+    from sixtysix.game import on_table
+    sim = Sim("pico_display_pack", headless=True, seed=seed)
+    sim.boot()
+    sim.settle()
+    sim.run_script(["right", "ok", "ok 5", "menu", "ok"])     # Settings: Rules four-handed; New match
+    g = sim.app.screen
+    driver = Driver(sim, first_legal)
+    for _ in range(60):
+        if len(on_table(g.match.deal)) == 3 and g.overlay is None and sum(g.match.deal.tricks):
+            break
+        driver.act()
+    sim.shot(path)
+    return path
 
 
 KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down",),

@@ -119,18 +119,19 @@ class App:
     # ---- the match and its save -----------------------------------------------------
 
     def new_match(self):
-        from shared_rules.match import Match
-        from shared_rules.rules import Rules
         s = self.settings
-        target = s.target_override()
-        rules = Rules(s.get("rules"), target=target) if target else Rules(s.get("rules"))
+        rules = s.rules()
         seed = self.seed
         if seed is None:
             import random
             seed = random.getrandbits(30)
         else:
             self.seed = seed + 1
-        return Match(rules, counting=s.get("counting"), seed=seed)
+        if rules.game in ("two", "idiots"):     # the family module only where it is needed
+            from shared_rules.match import Match
+            return Match(rules, s.get("counting"), seed)
+        from shared_rules.family import new_match
+        return new_match(rules, s.get("counting"), seed)
 
     def load_match(self):
         from sixtysix import savegame
@@ -140,11 +141,11 @@ class App:
         from sixtysix import savegame
         savegame.save(self.store, game.match, game.level)
 
-    def deal_ended(self, match):
+    def deal_ended(self, game):
         s = self.settings
-        d = match.deal
+        match = game.match
         s.count("deals")
-        if d.result[0] is not None and match.player_at(d.result[0]) == 0:
+        if game.deal_won():
             s.count("deals_won")
         if match.over:
             s.count("matches")

@@ -12,7 +12,9 @@ from sixtysix import ui
 HUMAN = 0           # the match's player index of the person holding the device
 REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
            "last-trick": "last trick", "lone-66": "only one reached 66",
-           "no-score": "nobody scored: 1 carried", "annulled": "deal annulled"}
+           "no-score": "nobody scored: 1 carried", "annulled": "deal annulled",
+           "higher": "more points", "played-out": "more points", "made": "bid made",
+           "set": "bid set"}
 EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 
 
@@ -59,7 +61,7 @@ def action_menu(game):
     labels = []
     acts = []
     married = 0
-    for a in d.legal_actions(me):
+    for a in game.legal():
         if MARRY <= a < DECLARE_MARRIAGE:
             s = (a & 31) >> 3
             if married >> s & 1:
@@ -67,7 +69,7 @@ def action_menu(game):
             married |= 1 << s
             # lead the raised card if it is this marriage's K or Q, else the K
             c = sel if sel >= 0 and sel >> 3 == s and (sel & 7) in (2, 3) else (s << 3) | 2
-            labels.append("Marry " + cards.SUIT_WORDS[s] + " (" + meld(d, s) + "), lead "
+            labels.append("Marry " + cards.SUIT_WORDS[s] + " (" + str(game.meld_value(s)) + "), lead "
                           + cards.RANK_WORDS[c & 7])
             acts.append(MARRY + c)
         elif DECLARE_MARRIAGE <= a < EXCHANGE:
@@ -111,15 +113,11 @@ def action_menu(game):
     open_box(game, "Your move", [], labels, chosen)
 
 
-def meld(d, suit):
-    return "40" if suit == d.trump else "20"
-
-
 def hint(game):
     """Ask the computer what it would do in the human's place, and why."""
     msg = "No hint available now."
     try:
-        p = game.app.make_player(game.level)
+        p = game.adviser()
         if p is not None:
             a, why = p.hint(game.match.deal.view(game.me()))
             game.point_at(a)
@@ -136,22 +134,37 @@ def deal_result(game):
     game.shown_result = True
     m = game.match
     d = m.deal
-    me = game.me()
     winner, gp, reason = d.result
     if winner is None:
-        title = "No winner this deal"
+        title = "Thrown in: all passed" if reason == "annulled" and game.team else "No winner this deal"
+    elif game.deal_side(winner) == HUMAN:
+        title = "Your side wins the deal" if game.n == 4 else "You win the deal"
     else:
-        title = "You win the deal" if winner == me else "The computer wins"
+        title = "They win the deal" if game.n == 4 else (
+            "The computer wins" if game.n == 2 else game.names[game.deal_side(winner)] + " wins the deal")
     pts = gp[winner] if winner is not None else 0
+    sides = len(gp)
     if reason == "closer-failed":
-        why = ("you" if d.closed == me else "CPU") + " closed and failed"
+        why = game.who(d.closed) + " closed and failed"
+    elif reason == "no-score" and game.team:
+        why = "65-65: next deal +1"
     else:
         why = REASONS.get(reason, reason)
-        if reason in ("declared", "last-trick", "lone-66"):
+        if reason in ("declared", "last-trick", "lone-66", "higher") and sides == 2:
             why += EXTRA[pts]
-    lines = ["Points: you " + str(d.points(me)) + ", CPU " + str(d.points(1 - me)),
-             why + ("  +" + str(pts) if pts else ""),
-             "Match: you " + str(m.score[HUMAN]) + ", CPU " + str(m.score[1 - HUMAN])]
+    if game.team and reason in ("made", "set"):
+        why = game.who(d.bidder) + ("'s moon: " if d.bid == 5 else " bid " + str(d.bid) + ": ") + reason
+    points = [0] * m.sides()
+    for s in range(sides):
+        points[game.deal_side(s)] = d.points(s)
+    skip = m.dealer if m.rules.game == "three" else -1
+    lines = ["Points: " + listing(game, points, skip)]
+    if game.n == 2 and not game.team:
+        lines.append(why + ("  +" + str(pts) if pts else ""))
+    else:
+        lines.append(why)
+        lines.append("Scored: " + listing(game, game.gained(), -1, True))
+    lines.append("Match: " + listing(game, m.score))
 
     def done(role):
         if role != "ok":
@@ -166,10 +179,25 @@ def deal_result(game):
     open_box(game, title, lines, ["Match result" if m.over else "Next deal"], done)
 
 
+def listing(game, values, skip=-1, signed=False):
+    """"you 3, left 2, right 1" (scores by column; `skip`: a column to leave out)."""
+    out = []
+    for s in range(len(values)):
+        if s != skip:
+            v = values[s]
+            out.append(game.side_name(s) + " " + ("+" if signed and v > 0 else "") + str(v))
+    return ", ".join(out)
+
+
 def match_result(game):
     m = game.match
-    lines = ["You " + str(m.score[HUMAN]) + " : " + str(m.score[1 - HUMAN]) + " CPU",
-             "after " + str(m.deals) + " deals"]
+    lines = [listing(game, m.score), "after " + str(m.deals) + " deals"]
+    if m.winner == HUMAN:
+        title = "Your side wins the match!" if game.n == 4 else "You win the match!"
+    elif game.n > 2:
+        title = ("They win" if game.n == 4 else game.names[m.winner] + " wins") + " the match"
+    else:
+        title = "The computer wins the match"
 
     def done(role):
         if role != "ok":
@@ -178,5 +206,4 @@ def match_result(game):
         game.app.match_ended()
         return "title"
 
-    open_box(game, "You win the match!" if m.winner == HUMAN else "The computer wins the match",
-             lines, ["Back to the title"], done)
+    open_box(game, title, lines, ["Back to the title"], done)

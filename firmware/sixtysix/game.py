@@ -3,17 +3,24 @@
 The engine (shared_rules) owns the rules; this module turns its state into card
 places for `table.Table`, asks the computer for its moves, offers the human only
 the actions that are legal now, and saves the match after every action.
+
+One Game serves every rule set: the two-handed deal (standard ... Schnapsen,
+Idiots', three-handed, where the dealer sits out) and the team deals (four-handed,
+North American), whose extra parts (bidding, partners) live in sixtysix.teams.
+The human is always player 0, at the bottom; the others sit by `place`.
 """
 import gc
 from shared_rules import cards
-from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
+from shared_rules.rules import TEAM_GAMES
 from sixtysix import dialogs
 from sixtysix.dialogs import HUMAN
-from sixtysix.table import Table, FRAMES
+from sixtysix.table import Table, FRAMES, PAUSE
 
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 2.0}   # seconds the computer may think
-
+NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
+PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
 
 def short(c):
@@ -27,11 +34,14 @@ def greedy(deal):
     Leading: the card worth least. Following: the cheapest card that wins the
     trick, else the cheapest card.
     """
-    if deal.pending_draw:
+    if getattr(deal, "pending_draw", False):
         return DRAW
-    if deal.lead < 0 and deal.points(deal.to_act) >= 66:
+    if not deal.legal_plays():             # bidding: pass
+        return deal.legal_actions()[0]
+    if getattr(deal, "lead", 0) < 0 and deal.rules.declaring and deal.points(deal.to_act) >= 66:
         return DECLARE
-    lead = deal.lead
+    lead = on_table(deal)
+    lead = lead[0][1] if lead else -1
     m = deal.legal_plays()
     best, best_key = -1, 1000
     while m:
@@ -48,6 +58,18 @@ def greedy(deal):
     return best
 
 
+def on_table(d):
+    """The cards of the trick in progress as (seat, card), in the order played."""
+    if hasattr(d, "lead"):
+        return [(d.leader, d.lead)] if d.lead >= 0 else []
+    out = []
+    seat = d.leader
+    for c in d.trick:
+        out.append((seat, c))
+        seat = d._next(seat)
+    return out
+
+
 class Game:
     """One match on screen. `app` gives: sheet, width, height, settings, save(), clocks."""
 
@@ -55,38 +77,96 @@ class Game:
         self.app = app
         self.match = match
         self.level = level
-        self.table = Table(app.sheet, app.width, app.height, match.deal.pack_mask)
+        self.team = match.rules.game in TEAM_GAMES
+        self.n = match.players()
+        self.names = NAMES[self.n]
+        self.table = Table(app.sheet, app.width, app.height, cards.pack(match.rules.ranks),
+                           self.n, self.team)
+        self.table.trump_slot.hidden = self.team      # the turn-up's place: two-handed deals only
         self.group = self.table.group
         self.lay = self.table.lay
         self.cursor = 0
+        self.bid_choice = 0
         self.overlay = None        # (group, ListWidget or None, handler)
         self.shown_result = False
+        self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
         self.show(deal_in=fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
 
     def me(self):
+        """The human's seat in this deal (2 in three-handed while dealing: sitting out)."""
         return self.match.seat_of(HUMAN)
 
+    def watching(self):
+        return self.me() >= len(self.match.deal.hands)
+
     def hand(self):
+        if self.watching():
+            return []
         return cards.listed(self.match.deal.hands[self.me()])
+
+    def place(self, seat):
+        """Where the player in `seat` sits on the screen (0 bottom, 1 left, 2 top, 3 right)."""
+        return PLACES[self.n][self.match.player_at(seat)]
+
+    def who(self, seat):
+        return self.names[self.match.player_at(seat)]
+
+    def side_name(self, side):
+        """Name of a score column: a player, or "us"/"them" with partners."""
+        if self.n == 4:
+            return ("us", "them")[side]
+        return "you" if side == HUMAN else self.names[side]
+
+    def deal_side(self, w):
+        """The score column of the deal's seat (two-handed) or side (team games) `w`."""
+        return self.match.team_of_side(w) if self.team else self.match.player_at(w)
+
+    def deal_won(self):
+        w = self.match.deal.result[0]
+        return w is not None and self.deal_side(w) == HUMAN
+
+    def gained(self):
+        """Game points of this deal per score column (from the scores before its last
+        action; after a power cut, from the deal's result)."""
+        m = self.match
+        if self.score_before is not None:
+            return [a - b for a, b in zip(m.score, self.score_before)]
+        out = [0] * m.sides()
+        gp = m.deal.result[1]
+        for s in range(len(gp)):
+            out[self.deal_side(s)] = gp[s]
+        return out
+
+    def bidding(self):
+        d = self.match.deal
+        return self.team and d.bidding and d.bidder < 0 and not d.ended
+
+    def playing(self):
+        """True when the human may play a card now."""
+        d = self.match.deal
+        return d.to_act == self.me() and not d.ended and not getattr(d, "pending_draw", False) \
+            and not self.bidding()
+
+    def legal(self):
+        return self.match.deal.legal_actions()
 
     # ---- what goes where ---------------------------------------------------------------
 
     def targets(self, trick=None, collect_to=None, deal_in=False):
         """Card places for the current state.
 
-        trick: (cards by seat) of a finished trick to keep on the table; collect_to:
+        trick: (seat, card) pairs of a finished trick to keep on the table; collect_to:
         the exit point for cards leaving the table; deal_in: hand cards fly from the talon.
         """
         d = self.match.deal
         lay = self.lay
-        me = self.me()
         out = []
         hand = self.hand()
-        mine = d.to_act == me and not d.ended and not d.pending_draw
-        legal = d.legal_plays() if mine and d.phase2 else -1
+        mine = self.playing()
+        legal = d.legal_plays() if mine else -1
         if self.cursor >= len(hand):
             self.cursor = max(0, len(hand) - 1)
         if hand and not legal >> hand[self.cursor] & 1:
@@ -101,17 +181,16 @@ class Game:
                 y -= lay.raise_px
             out.append((c, (x, y), True, not (legal >> c & 1), lay.talon))
             placed |= 1 << c
-        slots = (lay.my_trick, lay.cpu_trick) if me == 0 else (lay.cpu_trick, lay.my_trick)
-        if trick is not None:
-            for seat in (0, 1):
-                out.append((trick[seat], slots[seat], True, False, None))
-                placed |= 1 << trick[seat]
-        elif d.lead >= 0:
-            out.append((d.lead, slots[d.leader], True, False, lay.cpu_from))
-            placed |= 1 << d.lead
-        if d.trump_card >= 0 and not placed >> d.trump_card & 1:
-            out.append((d.trump_card, lay.trump, d.closed < 0, False, None))
-            placed |= 1 << d.trump_card
+        slots = lay.places[self.n]
+        for seat, c in (trick if trick is not None else on_table(d)):
+            p = self.place(seat)
+            via = lay.cpu_from if self.n == 2 and p == 2 else lay.offscreen(p)  # tall: its backs
+            out.append((c, slots[p], True, False, None if trick else via))
+            placed |= 1 << c
+        turn_up = getattr(d, "trump_card", -1)
+        if turn_up >= 0 and not placed >> turn_up & 1:
+            out.append((turn_up, lay.trump, d.closed < 0, False, None))
+            placed |= 1 << turn_up
         for c in range(32):
             if self.table.cards[c] is not None and not placed >> c & 1:
                 out.append((c, None, True, False, collect_to))
@@ -122,22 +201,37 @@ class Game:
 
     def panel(self):
         d = self.match.deal
-        me, cpu = self.me(), 1 - self.me()
         s = self.match.score
-        lines = ["      You CPU",
-                 "Games " + pad(s[HUMAN]) + " " + pad(s[1 - HUMAN]),
-                 "Tricks" + pad(d.tricks[me]) + " " + pad(d.tricks[cpu])]
-        if self.match.counting == "casual":
-            lines.append("Points" + pad(d.points(me)))
+        me = self.me()
+        if self.n == 2 and not self.team:
+            lines = ["      You CPU",
+                     "Games " + pad(s[HUMAN]) + " " + pad(s[1 - HUMAN]),
+                     "Tricks" + pad(d.tricks[me]) + " " + pad(d.tricks[1 - me])]
         else:
-            lines.append("Points  ?")
-        lines.append("Trump " + cards.SUIT_WORDS[d.trump])
+            from sixtysix import teams
+            lines = teams.columns(self)
+        pts = str(d.points(me if not self.team else d.side(me))) if not self.watching() else "-"
+        if self.match.counting == "classic" and not self.team:
+            pts = "?"
+        if self.team and d.bidding:
+            from sixtysix import teams
+            lines.append(teams.bid_line(self, pts))
+        else:
+            lines.append("Points" + pad(pts))
+        lines.append("Trump " + (cards.SUIT_WORDS[d.trump] if d.trump >= 0 else "not yet"))
         return lines
 
     def refresh_texts(self):
         d = self.match.deal
         self.table.set_panel(self.panel())
-        self.table.set_talon(d.talon_left, d.closed, cards.count(d.hands[1 - self.me()]))
+        if self.team:
+            widow = d.widow and not d.trick_count
+            self.table.set_talon(1 if widow else 0, "widow" if widow else "", 0)
+            return
+        turn_up = 1 if d.trump_card >= 0 else 0
+        s = "closed" if d.closed >= 0 else ("talon " + str(d.talon_left) if d.talon_left else "")
+        backs = cards.count(d.hands[1 - self.me()]) if self.n == 2 else 0
+        self.table.set_talon(d.talon_left - turn_up if d.closed < 0 else 1, s, backs)
 
     def show(self, deal_in=False):
         """Lay out the current state (animated deal for a fresh deal)."""
@@ -146,15 +240,33 @@ class Game:
             self.table.goto(self.targets(deal_in=True), FRAMES + 2)
         else:
             self.table.goto(self.targets(), 0)
+        if self.team:
+            from sixtysix import teams
+            teams.show_bids(self)
+            if deal_in:
+                teams.announce(self)
+        elif deal_in and self.watching():
+            self.table.message("You deal and sit out this time")
+        if deal_in and (self.team or self.watching()):
+            self.table.pause()
+            self.table.call(self.reprompt)
+        else:
+            self.prompt()
+
+    def reprompt(self):
+        self.table.message("")
         self.prompt()
 
     def prompt(self):
         """Say whose turn it is, unless a message is still showing."""
         d = self.match.deal
-        if d.ended or self.table.msg.text:
+        if self.bidding() and d.to_act == self.me():
+            from sixtysix import teams
+            teams.bid_prompt(self)    # the bids so far stand by the seats
+        elif d.ended or self.table.msg.text:
             return
-        if d.to_act == self.me():
-            self.table.message("Your lead" if d.lead < 0 else "Your turn: follow")
+        elif d.to_act == self.me():
+            self.table.message("Your lead" if not on_table(d) else "Your turn: follow")
 
     # ---- moving on -----------------------------------------------------------------------
 
@@ -180,7 +292,7 @@ class Game:
             self.asked = len(d.log)
             if self.computer_closes():
                 return None
-        if d.pending_draw:
+        if getattr(d, "pending_draw", False):
             self.act(DRAW, self.me())
             return None
         if role is not None:
@@ -188,10 +300,12 @@ class Game:
         return None
 
     def human(self, role):
+        if self.bidding():
+            from sixtysix import teams
+            return teams.bid_key(self, role)
         hand = self.hand()
         if role in ("left", "right"):
-            d = self.match.deal
-            legal = d.legal_plays() if d.phase2 else -1
+            legal = self.match.deal.legal_plays()
             step = 1 if role == "right" else -1
             for _ in hand:                  # the cursor stops on playable cards only
                 self.cursor = (self.cursor + step) % len(hand)
@@ -205,12 +319,22 @@ class Game:
             self.action_menu()
         return None
 
+    def meld_value(self, suit):
+        """What a marriage in `suit` shown now is worth."""
+        d = self.match.deal
+        if self.match.rules.game == "idiots":       # 20, 40, 60, 80 in the order shown
+            return 20 * (cards.count(d.melds[0]) + cards.count(d.melds[1]) + 1)
+        return 40 if suit == d.trump or d.trump < 0 else 20
+
     def act(self, action, seat):
         """Apply an action, save, and animate what it changed."""
         d = self.match.deal
-        leader = d.leader
-        lead = d.lead
-        trump_before = d.trump_card
+        before = on_table(d)
+        tricks = sum(d.tricks)
+        trump = d.trump
+        trump_before = getattr(d, "trump_card", -1)
+        meld = self.meld_value((action & 31) >> 3)
+        score = self.match.score[:]
         try:
             self.match.apply(action, seat)
         except IllegalMove as e:
@@ -218,37 +342,50 @@ class Game:
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
         self.app.save_match(self)
-        who = "You" if seat == self.me() else "CPU"
+        who = self.who(seat)
         msg = None
-        kind = action & 0xE0 if action < 96 else action
-        if kind == MARRY or kind == DECLARE_MARRIAGE:
+        if MARRY <= action < EXCHANGE:
             c = action & 31
-            msg = who + ": " + ("40 in trumps!" if c >> 3 == d.trump else "20!")
+            msg = who + ": " + str(meld) + "!"
+            if self.match.rules.game == "idiots":
+                msg += " " + cards.SUIT_WORDS[c >> 3] + " are trumps"
+            elif meld == 40:
+                msg = who + ": 40 in trumps!"
         elif action == EXCHANGE:
             msg = who + ": exchanged for " + short(trump_before)
         elif action == CLOSE:
             msg = who + ": talon closed"
+        elif action >= BID:
+            from sixtysix import teams
+            msg = teams.bid_said(self, seat, action)
+        elif trump < 0 <= d.trump and self.team:
+            msg = who + " leads: " + cards.SUIT_WORDS[d.trump] + " are trumps"
+        elif self.team and d.widow and d.trick_count == 1 and sum(d.tricks) > tricks:
+            msg = self.who(d.last_trick[-1]) + " takes the widow: " + \
+                str(cards.mask_points(d.widow)) + " points"
         if d.ended and d.result[2] == "declared":
-            msg = ("You" if d.result[0] == self.me() else "CPU") + ": 66!"
+            msg = self.who(d.result[0]) + ": 66!"
         elif d.ended and d.result[2] == "wrong-declaration":
-            msg = ("CPU" if d.result[0] == self.me() else "You") + ": wrong call!"
+            msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
-        if lead >= 0 and d.lead < 0 and action < 96:
+        frames = FRAMES // 2 if self.watching() else FRAMES
+        if sum(d.tricks) > tricks:
             # a trick was completed: show it, then sweep it to the winner
-            played = [0, 0]
-            played[leader] = lead
-            played[1 - leader] = action & 31
-            self.table.goto(self.targets(trick=played), FRAMES)
-            self.table.pause()
-            win = d.last_trick[2]
-            exit_xy = (self.lay.w // 2 - 16, self.lay.h if win == self.me() else -50)
+            self.table.goto(self.targets(trick=before + [(seat, action & 31)]), frames)
+            self.table.pause(frames * 2 if self.watching() else PAUSE)
             self.table.call(self.refresh_texts)
-            self.table.goto(self.targets(collect_to=exit_xy), FRAMES)
+            exit_xy = self.lay.offscreen(self.place(d.last_trick[-1]))
+            self.table.goto(self.targets(collect_to=exit_xy), frames)
         else:
             self.refresh_texts()
-            self.table.goto(self.targets(), FRAMES)
+            if action >= BID:
+                from sixtysix import teams
+                teams.show_bids(self)
+                self.table.pause(frames * 2)
+            self.table.goto(self.targets(), frames)
         if d.ended:
-            self.app.deal_ended(self.match)
+            self.score_before = score
+            self.app.deal_ended(self)
         else:
             self.table.call(self.prompt)
         return True
@@ -266,13 +403,21 @@ class Game:
     def computer(self):
         d = self.match.deal
         seat = d.to_act
-        self.table.message("Thinking...")
-        self.app.show_now()
+        if not self.team and not self.watching():
+            self.table.message("Thinking...")
+            self.app.show_now()
         action = self.decide(seat)
         if action is None:
             action = greedy(d)
         if not self.act(action, seat):
             self.act(greedy(d), seat)
+
+    def adviser(self):
+        """The computer player that moves and gives hints here (None: no AI)."""
+        if self.team:
+            from shared_rules import team_ai
+            return team_ai
+        return self.app.make_player(self.level)
 
     def decide(self, seat):
         """The computer's choice for `seat`, or None (no AI, out of memory, or a pass)."""
@@ -282,14 +427,17 @@ class Game:
         try:
             # a fresh player per decision, seeded from the state: a resumed match
             # continues exactly as it would have without the power cut
-            player = app.make_player(self.level)
-            if player is not None:
+            player = self.adviser()
+            if self.team:
+                action = player.choose(d.view(seat))
+            elif player is not None:
                 deadline = None
                 if app.think_clock is not None:
                     deadline = app.think_clock() + THINK.get(self.level, 1.0)
                 action = player.choose(d.view(seat), clock=app.think_clock, deadline=deadline)
             player = None
-        except MemoryError:
+        except (MemoryError, ValueError):
+            # ValueError: the Hard search does not know Idiots' trumpless start yet
             player = None
             gc.collect()
             action = None
@@ -307,7 +455,12 @@ class Game:
         dialogs.action_menu(self)
 
     def point_at(self, action):
-        """Raise the card an action plays (hints)."""
+        """Raise the card an action plays, or choose the bid (hints)."""
+        if action is not None and action >= BID:
+            self.bid_choice = self.legal().index(action)
+            self.table.message("")
+            self.prompt()
+            return
         hand = self.hand()
         c = action & 31 if action is not None and action < EXCHANGE else -1
         if c in hand:
@@ -317,8 +470,10 @@ class Game:
     def next_deal(self):
         self.match.next_deal()
         self.shown_result = False
+        self.score_before = None
         self.app.save_match(self)
         self.cursor = 0
+        self.bid_choice = 0
         self.show(deal_in=True)
 
     def notice(self, title, text):
@@ -328,8 +483,6 @@ class Game:
         dialogs.deal_result(self)
 
 
-def pad(n):
+def pad(n, width=3):
     s = str(n)
-    return " " * (3 - len(s)) + s
-
-
+    return " " * (width - len(s)) + s

@@ -1,4 +1,5 @@
-"""The short rules shown on the device (the full rules are in the repository)."""
+"""The short rules shown on the device (the full rules are in the repository): the
+two-handed game, and a few pages more for the family game chosen in the settings."""
 
 PAGES = (
     "Sixty-Six: be first to 66 card points in a deal. A 11, 10 10, K 4, Q 3, J 2, 9 0. "
@@ -16,3 +17,34 @@ PAGES = (
     "Buttons: move left/right, OK plays the raised card, MENU opens the actions "
     "(marry, exchange, close, declare, hint) and the main menu.",
 )
+
+FAMILY = {
+    "three-handed": (
+        "Three-handed: the dealer sits out and scores what the deal's winner scores (1 if "
+        "nobody scores), but never the last point of the match. The other two play the "
+        "two-handed game by Hoyle's rules: exchange any time, follow suit only.",),
+    "four-handed": (
+        "Four-handed: you and your partner (top) against Left and Right. 32 cards, 8 each; "
+        "the dealer's last card is trump. No talon, no marriages, last trick 10.",
+        "Follow suit and win the trick if you can; void, trump, over a trump already "
+        "played if you can. 66-99 points: 1 game point, 100-129: 2, every trick: 3. "
+        "65-65: the next deal's winners get 1 more.",),
+    "american": (
+        "North American: all 24 cards dealt (2, 3 with a 3-card widow for the first "
+        "trick, or 4 players with partners). Bid once each, from the left of the dealer: "
+        "1 = 33 points, 2 = 66 ... 5 = the moon (take every trick, partner sits out).",
+        "The bidder leads; the first card led is trump. Follow suit and beat if you can; "
+        "void, trump. Lead a K or Q with its partner to marry: 40 in trumps, else 20. "
+        "One game point per 33 points; a side that misses its bid loses it.",),
+    "idiots": (
+        "Idiots' Sixty-six: no trump until the first marriage; each marriage (lead its K "
+        "or Q from the menu while the talon lasts) makes its suit trump and scores 20, "
+        "40, 60, 80 in turn. No closing, no declaring: every deal is played out.",
+        "Once the talon is gone: follow suit and win if you can; void, trump. The last "
+        "trick is worth 10; the higher total wins 1, 2 or 3 game points.",),
+}
+
+
+def pages(game):
+    """The pages for the game chosen in the settings ("american 3" reads "american")."""
+    return FAMILY.get(game.split()[0], ()) + PAGES

@@ -155,4 +155,4 @@ def Stats(app):
 
 def RulesScreen(app):
     from sixtysix import rulestext
-    return TextScreen(app, "Rules", rulestext.PAGES)
+    return TextScreen(app, "Rules", rulestext.pages(app.settings.get("rules")))

@@ -10,7 +10,8 @@ VERSION = 1
 
 # (key, title, choices shown to the player)
 CHOICES = (
-    ("rules", "Rules", ("standard", "hoyle", "russian", "schnapsen")),
+    ("rules", "Rules", ("standard", "hoyle", "russian", "schnapsen", "three-handed",
+                        "four-handed", "american", "american 3", "american 2", "idiots")),
     ("level", "Computer", ("easy", "normal", "hard")),
     ("counting", "Counting", ("casual", "classic")),
     ("target", "Match to", ("rule set", "5", "7")),
@@ -39,6 +40,18 @@ class Settings:
 
     def brightness(self):
         return BRIGHTNESS[self.index[5]]
+
+    def rules(self):
+        """The Rules of the chosen game: "american 3" is North American for 3 players."""
+        from shared_rules.rules import Rules
+        words = self.get("rules").split()
+        options = {}
+        if len(words) > 1:
+            options["players"] = int(words[1])
+        t = self.target_override()
+        if t:
+            options["target"] = t
+        return Rules(words[0], **options)
 
     def target_override(self):
         """The match target to pass to Rules, or None for the rule set's own."""

@@ -65,6 +65,9 @@ class Layout:
             self.panel = (150, 8)
             self.msg = (4, 160)
             self.msg_chars = 39
+            # trick cards by place (bottom = you, left, top, right) for 3 and 4 players
+            self.places = {3: ((112, 110), (80, 70), None, (144, 70)),
+                           4: ((104, 112), (60, 86), (104, 60), (148, 86))}
         else:
             self.hand_y = height - CARD_H - 2
             self.raise_px = 6
@@ -79,14 +82,31 @@ class Layout:
             self.panel = (152, 2)
             self.msg = (2, 70)
             self.msg_chars = 39
+            # a tilted diamond: no card ever covers another's corner index
+            self.places = {3: ((86, 24), (54, 2), None, (118, 2)),
+                           4: ((80, 26), (10, 14), (50, 0), (116, 14))}
+        self.places[2] = (self.my_trick, None, self.cpu_trick, None)
 
     def hand_xy(self, i, n):
-        left = (self.w - (n - 1) * self.stride - CARD_W) // 2
-        return left + i * self.stride, self.hand_y
+        """Card i of n in the hand; more cards than fit side by side overlap (8 or 12)."""
+        stride = self.stride
+        if n > 1:
+            stride = min(stride, (self.w - 4 - CARD_W) // (n - 1))
+        left = (self.w - (n - 1) * stride - CARD_W) // 2
+        return left + i * stride, self.hand_y
+
+    def offscreen(self, place):
+        """Where a card enters from or leaves towards the player at `place`."""
+        if place == 0:
+            return (self.w // 2 - CARD_W // 2, self.h)
+        if place == 2:
+            return (self.w // 2 - CARD_W // 2, -CARD_H)
+        x = -CARD_W if place == 1 else self.w
+        return (x, 10)
 
 
 class Table:
-    def __init__(self, sheet, width, height, pack_mask):
+    def __init__(self, sheet, width, height, pack_mask, players=2, seat_labels=False):
         self.sheet = sheet
         self.lay = lay = Layout(width, height)
         self.group = displayio.Group()
@@ -94,9 +114,9 @@ class Table:
         g = self.group
         self.trump_slot = sheet.tile(SLOT, *lay.trump)
         g.append(self.trump_slot)
-        self.trick_slots = (sheet.tile(SLOT, *lay.cpu_trick), sheet.tile(SLOT, *lay.my_trick))
-        for t in self.trick_slots:
-            g.append(t)
+        for xy in lay.places[players]:
+            if xy is not None:
+                g.append(sheet.tile(SLOT, *xy))
         self.talon = sheet.tile(BACK, *lay.talon)
         g.append(self.talon)
         self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
@@ -109,6 +129,14 @@ class Table:
                 t.hidden = True
                 self.backs.append(t)
                 g.append(t)
+        # a short word in each seat's trick place (its bid while bidding)
+        self.seat_labels = [None] * 4
+        if seat_labels:
+            for p, xy in enumerate(lay.places[players]):
+                if xy is not None:
+                    lab = ui.text("", xy[0] + 1, xy[1] + 16, ui.GOLD, 1, 5)
+                    self.seat_labels[p] = lab
+                    g.append(lab.view)
         px, py = lay.panel
         self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, 14) for i in range(5)]
         for lab in self.panel:
@@ -156,17 +184,10 @@ class Table:
         if t.hidden:
             t.hidden = False
 
-    def set_talon(self, left, closed, cpu_cards):
-        """Talon back and count; the computer's backs on tall screens."""
-        face_down = left - 1 if left > 0 else 0
-        self.talon.hidden = face_down <= 0 and closed < 0
-        if closed >= 0:
-            s = "closed"
-        elif left:
-            s = "talon " + str(left)
-        else:
-            s = ""
-        ui.set_text(self.talon_label, s)
+    def set_talon(self, backs, label, cpu_cards):
+        """Talon (or widow) back and its label; the computer's backs on tall screens."""
+        self.talon.hidden = backs <= 0
+        ui.set_text(self.talon_label, label)
         for i, t in enumerate(self.backs):
             hide = i >= cpu_cards
             if t.hidden != hide:

@@ -1,0 +1,237 @@
+"""The family games on the device: each one chosen in the Settings screen and played to
+the match result through the buttons (the human presses for the first legal choice,
+the computer plays every other seat); screenshots checked by pixel; power cuts in a
+team game and in Idiots' Sixty-six.
+"""
+import random
+
+import pytest
+
+from tools.sim import Sim, Driver, first_legal, setup_paths
+from test_sim_match import rgb, near
+from test_sim_powercut import CuttableSim, play_through_cuts
+
+setup_paths()       # firmware/ on sys.path, as on the board
+from shared_rules import actions as A  # noqa: E402
+from sixtysix.settings import CHOICES  # noqa: E402
+from sixtysix.game import on_table  # noqa: E402
+from sixtysix.table import FRAMES  # noqa: E402
+
+GAMES = CHOICES[0][2]
+FAMILY = GAMES[4:]
+FELT = (8, 93, 41)          # the felt as the 16-bit display shows it
+GOLD = (255, 210, 63)
+
+
+def count(surface, box, colour, tol=24):
+    x0, y0, w, h = box
+    return sum(1 for x in range(x0, x0 + w) for y in range(y0, y0 + h)
+               if near(rgb(surface, x, y), colour, tol))
+
+
+def start(game, seed, profile="pico_display_pack", cls=Sim, settle=True, **kw):
+    """Boot, choose the game, Easy and a match to 5 in the Settings screen, start a match."""
+    sim = cls(profile, seed=seed, **kw)
+    sim.boot()
+    sim.settle()
+    sim.press("right")                      # Settings
+    sim.press("ok")
+    for _ in range(GAMES.index(game)):
+        sim.press("ok")                     # Rules: standard -> hoyle -> ... -> the game
+    sim.press("right")
+    sim.press("ok")
+    sim.press("ok")                         # Computer: normal -> hard -> easy
+    sim.press("right")
+    sim.press("right")
+    sim.press("ok")                         # Match to: rule set -> 5
+    sim.press("menu")                       # back to the title (saves the settings)
+    assert sim.app.settings.get("rules") == game
+    assert sim.app.settings.get("level") == "easy"
+    assert sim.app.settings.target_override() == 5
+    sim.press("ok", settle=settle)          # New match
+    return sim
+
+
+def card_face(surface, xy, row=1):
+    """True if a card's face (white) shows in a row of the place xy (1: its top edge;
+    the bottom place hides the top place's lower part, so look at its own low rows)."""
+    return count(surface, (xy[0] + 2, xy[1] + row, 28, 1), (255, 255, 255), 0) > 14
+
+
+@pytest.mark.parametrize("game", FAMILY)
+def test_whole_family_match_through_the_buttons(game):
+    sim = start(game, seed=3 + FAMILY.index(game))
+    g = sim.app.screen
+    assert g.match.rules.name == game.split()[0]
+    players = {"three-handed": 3, "four-handed": 4, "american": 4, "american 3": 3,
+               "american 2": 2, "idiots": 2}[game]
+    assert g.match.players() == players
+    seen = {"result": 0, "match": False, "bid": False, "cards": 0}
+
+    def look():
+        g = sim.app.screen
+        if not hasattr(g, "match"):
+            return
+        d = g.match.deal
+        if g.overlay is not None:
+            s = sim.pixels()
+            assert count(s, (40, 50, 160, 30), (0x07, 0x3D, 0x1B), 10) > 1000   # the dark box
+            if d.ended and g.overlay[1].items != ["Back to the title"]:
+                seen["result"] += 1
+            elif g.match.over:
+                seen["match"] = True
+                seen["score"] = list(g.match.score)
+            return
+        if g.bidding() and not seen["bid"]:
+            seen["bid"] = True
+            check_bidding_screen(sim)
+        table = on_table(d)
+        if table and not g.bidding():
+            s = sim.pixels()
+            for seat, _ in table:             # each card played lies towards its player
+                assert card_face(s, g.lay.places[players][g.place(seat)])
+            seen["cards"] = max(seen["cards"], len(table))
+
+    team = g.team
+    Driver(sim, first_legal).play_match(limit=3000, on_action=look)
+    assert type(sim.app.screen).__name__ == "Title"
+    assert seen["match"] and seen["result"] >= 1
+    assert max(seen["score"]) >= 5
+    assert seen["bid"] == game.startswith("american")
+    assert seen["cards"] >= (players - 1 if team else 1)      # all before the human's card
+    stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.settings.stats))
+    assert stats["matches"] == 1 and stats["deals"] == seen["result"]
+
+
+def check_bidding_screen(sim):
+    """The human's call: "Bid: < pass >" on the message line, the bids so far by the
+    seats; right shows the next bid, left goes back; nothing is said until OK."""
+    g = sim.app.screen
+    d = g.match.deal
+    assert g.table.msg.text.startswith("Bid: < pass >")
+    s = sim.pixels()
+    lay = g.lay
+    assert count(s, (lay.msg[0], lay.msg[1], 80, 12), GOLD) > 40
+    for seat in range(d.n):
+        label = g.table.seat_labels[g.place(seat)]
+        said = d.bids[seat]
+        assert label.text == ("" if said < 0 else "pass" if said == 0 else "bid " + str(said))
+        if said >= 0:
+            x, y = label.tiles.x, label.tiles.y
+            assert count(s, (x, y, 30, 12), GOLD) > 20
+    log = len(d.log)
+    sim.press("right")
+    assert g.table.msg.text.startswith("Bid: < " + str(d.bid + 1))
+    sim.press("left")
+    assert g.table.msg.text.startswith("Bid: < pass >") and len(d.log) == log
+
+
+def test_four_handed_table_has_a_card_at_each_place_and_the_hint_plays_by_the_rules():
+    sim = start("four-handed", seed=8)
+    g = sim.app.screen
+    places = g.lay.places[4]
+    driver = Driver(sim, first_legal)
+    for _ in range(40):
+        if len(on_table(g.match.deal)) == 3 and g.overlay is None:
+            break
+        driver.act()
+    else:
+        pytest.fail("the human never played last to a trick")
+    s = sim.pixels()
+    assert not card_face(s, places[0], 40)
+    assert sum(card_face(s, places[p]) for p in (1, 2, 3)) == 3
+    # ask for a hint: it raises a card the rules allow
+    sim.press("menu")
+    items = g.overlay[1].items
+    for _ in range(items.index("Hint")):
+        sim.press("right")
+    sim.press("ok")
+    assert g.overlay[1].items == ["OK"]
+    sim.press("ok")
+    hand = g.hand()
+    assert g.match.deal.legal_plays() >> hand[g.cursor] & 1
+    sim.press("ok", settle=False)            # play it: the whole trick shows for a moment
+    for _ in range(FRAMES + 2):
+        sim.step()
+    s = sim.pixels()
+    assert all(card_face(s, places[p]) for p in range(4)) and card_face(s, places[0], 40)
+
+
+def test_three_handed_dealer_sits_out_and_watches():
+    """When the human deals, the two computers play the deal alone (no hand at the
+    bottom), the human's score column shows no tricks, and the result follows."""
+    for seed in range(1, 40):
+        sim = start("three-handed", seed=seed, settle=False)
+        g = sim.app.screen
+        if g.watching():
+            break
+    else:
+        pytest.fail("the human never dealt first")
+    assert g.hand() == [] and g.table.msg.text == "You deal and sit out this time"
+    lines = [lab.text for lab in g.table.panel]
+    assert lines[2].startswith("Trick  -")
+    saw_cards = False
+    for _ in range(3000):
+        sim.step()
+        if on_table(g.match.deal) and not g.table.busy():
+            s = sim.pixels()
+            lay = g.lay
+            assert count(s, (0, lay.hand_y, 240, 44), FELT, 6) > 240 * 40   # nobody's hand
+            saw_cards = True
+        if g.overlay is not None:
+            break
+    assert saw_cards and g.match.deal.ended
+    assert g.overlay[1].items == ["Next deal"]
+
+
+# ---- power cuts ---------------------------------------------------------------------------
+
+def random_human(seed):
+    """A player choosing among every legal action (bids and marriages too), from the state
+    only, so after a restart the same state gets the same choice."""
+    def policy(deal, seat):
+        acts = [a for a in deal.legal_actions() if a not in (A.DECLARE, A.DRAW)]
+        # not the log's length: a restored deal's log lacks the automatic draws
+        r = random.Random(seed * 100003 + sum(deal.hands) % 1000003 + 7 * sum(deal.tricks))
+        return r.choice(acts)
+    return policy
+
+
+def play(game, seed, cuts=()):
+    return play_through_cuts(start(game, seed, cls=CuttableSim, cuts=cuts), random_human(seed))
+
+
+@pytest.mark.parametrize("game,seed", [("american", 1), ("four-handed", 2), ("idiots", 3),
+                                       ("american 3", 4), ("three-handed", 5)])
+def test_power_cut_then_continue_gives_the_same_match(game, seed):
+    clean = play(game, seed)
+    r = random.Random(seed)
+    cut = play(game, seed, cuts=sorted(r.sample(range(20, 900), 3)))
+    assert cut[2] >= 1, "no power cut happened"
+    assert cut[0] == clean[0]
+    assert cut[1] == clean[1]
+
+
+def test_bidding_hint_chooses_the_bid_the_computer_would_make():
+    from shared_rules import team_ai
+    sim = start("american", seed=6)
+    g = sim.app.screen
+    for _ in range(40):
+        if g.bidding() and g.overlay is None:
+            break
+        Driver(sim, first_legal).act()
+    else:
+        pytest.fail("the human never had to bid")
+    action, why = team_ai.hint(g.match.deal.view(g.me()))
+    sim.press("menu")
+    items = g.overlay[1].items
+    assert items == ["Hint", "Main menu", "Back"]
+    sim.press("ok")
+    assert g.overlay[1].items == ["OK"]
+    sim.press("ok")
+    assert g.legal()[g.bid_choice] == action
+    said = "pass" if action == A.PASS else str(action - A.BID)
+    assert g.table.msg.text.startswith("Bid: < " + said)
+    log = len(g.match.deal.log)
+    sim.press("ok")
+    assert g.match.deal.log[log] & 255 == action
