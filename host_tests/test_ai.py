@@ -231,3 +231,89 @@ def test_pending_draw_and_russian_closing_by_the_follower():
 def test_unknown_level_is_refused():
     with pytest.raises(ValueError):
         ai.make_player("expert")
+
+
+# ---- the search's playouts follow the engine's rules --------------------------------------
+
+def reference_playout(d, seat, action):
+    """Play a world Deal out with the same greedy policy the search uses, through the engine."""
+    from shared_rules import greedy
+    from shared_rules.actions import EXCHANGE
+    d.apply(action)
+    full = pack(d.rules.ranks)
+    while not d.ended:
+        if d.lead < 0 and d.points(d.leader) >= 66:
+            d.apply(DECLARE, d.leader)
+            break
+        if d.pending_draw:
+            d.apply(DRAW)
+            continue
+        s = d.to_act
+        hand = d.hands[s]
+        played = d.won[0] | d.won[1]
+        if d.lead < 0:
+            legal = d.legal_actions()
+            if EXCHANGE in legal and d.rules.exchange != "off" and not d.phase2:
+                d.apply(EXCHANGE)
+                continue
+            if not d.phase2 or d.rules.phase2_marriages:
+                order = [d.trump] + [x for x in range(4) if x != d.trump]
+                k = next((x * 8 + 2 for x in order if hand >> (x * 8 + 2) & 3 == 3), -1)
+                if k >= 0:
+                    meld = 40 if k >> 3 == d.trump else 20
+                    if d.rules.declare_marriage and d.tricks[s] and d.points(s) + meld >= 66:
+                        d.apply(DECLARE_MARRIAGE + k)
+                    else:
+                        d.apply(MARRY + k + 1)
+                    continue
+            out = full & ~played & ~hand
+            if d.trump_card >= 0:
+                out &= ~(1 << d.trump_card)
+            if not d.phase2:
+                d.apply(greedy.lead_phase1(hand, out, d.trump))
+            else:
+                d.apply(greedy.lead_phase2(hand, out, d.trump, d.talon_left == 0 or d.closed < 0))
+        else:
+            out = full & ~played & ~hand & ~(1 << d.lead)
+            d.apply(greedy.follow(hand, d.legal_plays(), d.lead, d.trump, out, d.phase2))
+    gp = d.result[1]
+    return (gp[seat] - gp[1 - seat]) * 32 + ((d.points(seat) - d.points(1 - seat)) >> 3)
+
+
+def test_search_playouts_score_like_the_engine():
+    """Greedy playouts on masks (no solver) end exactly as the same play through Deal."""
+    from tools.baselines import world_deal
+    rng = Rng(99)
+    checked = 0
+    for n in range(160):
+        rules = Rules(Rules.NAMES[n % 4])
+        order = listed(pack(rules.ranks))
+        rng.shuffle(order)
+        d = dealt(rules, order)
+        stop = rng.below(16)
+        for _ in range(stop):
+            if d.ended or (d.lead < 0 and d.points(d.leader) >= 66):
+                break
+            acts = [a for a in d.legal_actions() if a < 64 or a in (DRAW, CLOSE)]
+            d.apply(acts[rng.below(len(acts))])
+        if d.ended or (d.lead < 0 and d.points(d.leader) >= 66):
+            continue
+        v = d.view(d.to_act)
+        p = ai.make_player("hard", n, budget=1 << 20, solve_cards=0)
+        s = p.search
+        first = ai.make_player("normal").choose(v)
+        if first is None or s._candidates(v, first) < 1:
+            continue
+        s._prepare(v)
+        s.units = 0
+        s.next_check = 1 << 29
+        s._sample(rng)
+        talon = [s.stock[i] for i in range(s.nstock - 1)] if v.talon_left else []
+        for i in range(s._candidates(v, first)):
+            a = s.cands[i]
+            w = world_deal(v, s.w_opp_hand, talon)
+            w.closed_opp_tricks = d.closed_opp_tricks
+            s.cot = d.closed_opp_tricks
+            assert s.rollout(a) == reference_playout(w, v.seat, a), (rules.name, a)
+            checked += 1
+    assert checked > 300

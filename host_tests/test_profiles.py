@@ -9,7 +9,6 @@ import importlib
 import importlib.abc
 import re
 import sys
-import time
 import types
 from pathlib import Path
 

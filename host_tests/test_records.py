@@ -1,4 +1,5 @@
-"""Every scenario record (host_tests/records and ../shared/records) replays to its `expect`,
+"""Every scenario record (host_tests/records, host_tests/records_family and
+../shared/records) replays to its `expect`,
 both through shared_rules.record.replay and through `python -m tools.replay` (file path
 and standard input, exit code 0 for a clean replay, 1 for an error in the record).
 """
@@ -14,7 +15,8 @@ from shared_rules.record import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-OURS = sorted(glob.glob(os.path.join(HERE, "records", "*.json")))
+OURS = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))
+              + glob.glob(os.path.join(HERE, "records_family", "*.json")))
 SHARED = sorted(glob.glob(os.path.join(ROOT, "..", "shared", "records", "*.json")))
 FILES = OURS + SHARED
 IDS = [os.path.basename(os.path.dirname(f)) + "/" + os.path.basename(f)[:-5] for f in FILES]
@@ -57,6 +59,8 @@ def test_record_replays_to_expect(path):
     out = replay(doc["record"])
     check(out, doc["expect"], "replay()")
     assert json.loads(json.dumps(out)) == out, "the report must be plain JSON data"
+    if doc["record"]["rules"] == "three-handed":
+        assert len(out["game_points"]) == 3      # seat 0, seat 1, the dealer
 
 
 def test_replay_accepts_an_example_document():

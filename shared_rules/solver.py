@@ -4,11 +4,12 @@ Once the talon is used up or closed and both hands are known (the real deal afte
 talon is exhausted, or one sampled world), the rest of the deal is a small two-player
 game. Values are game points (-4..4) for the player on lead, negamax style; a player
 who reaches 66 on lead declares at once (declaring later never scores more, since the
-loser's points and tricks only grow).
+loser's points and tricks only grow); the last trick plays the deal out as the engine does.
 
 One Python frame per trick (the follower's replies and the trick itself are inline), so
-the depth is at most 6 frames (the board's Python stack is small); a transposition table of preallocated int lists keyed by the masks;
-no allocation per node. `nodes` counts completed tricks tried (the work unit).
+the depth is at most 6 frames: the board's Python stack is small. A transposition table
+of preallocated int lists keyed by the masks; no allocation per node. `nodes` counts
+completed tricks tried (the work unit).
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card
 
@@ -70,9 +71,11 @@ class Solver:
         return 3 if self.cot == 0 else 2
 
     def last(self, ws, pw, pl, tw, tl):
-        """Value for ws, who won the last trick without reaching 66 (pw, pl counted;
+        """Value for ws, who won the last trick (pw, pl counted, the last-trick 10 not yet;
         the loser may hold 66 if it never declared, e.g. a human in classic counting)."""
         if self.closed >= 0:
+            if pw >= 66:
+                return self.won(ws, pl, tl)
             v = self.failed(pl if self.closed != ws else pw)
             return v if self.closed != ws else -v
         if self.last_trick_wins:
@@ -93,16 +96,16 @@ class Solver:
             lw = f >> 3 != self.trump
         if lw:
             p = pl + pts + ml
-            if p >= 66:
-                return self.won(ls, pf + mf if tf else pf, tf)
             if not hl:
                 return self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
+            if p >= 66:
+                return self.won(ls, pf + mf if tf else pf, tf)
             return self.lead(hl, hf, ls, pl + pts, pf, tl + 1, tf, ml, mf, alpha, beta, -1)
         p = pf + pts + mf
-        if p >= 66:
-            return -self.won(1 - ls, pl + ml if tl else pl, tl)
         if not hl:
             return -self.last(1 - ls, p, pl + ml if tl else pl, tf + 1, tl)
+        if p >= 66:
+            return -self.won(1 - ls, pl + ml if tl else pl, tl)
         return -self.lead(hf, hl, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml, -beta, -alpha, -1)
 
     def lead(self, hl, hf, ls, pl, pf, tl, tf, ml, mf, alpha, beta, forced):
@@ -181,18 +184,18 @@ class Solver:
                     lw = f >> 3 != trump
                 if lw:
                     p = pl + pts + ml2
-                    if p >= 66:
-                        v = self.won(ls, pf + mf if tf else pf, tf)
-                    elif not h2:
+                    if not h2:
                         v = self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
+                    elif p >= 66:
+                        v = self.won(ls, pf + mf if tf else pf, tf)
                     else:
                         v = self.lead(h2, hf ^ fb, ls, pl + pts, pf, tl + 1, tf, ml2, mf, a2, b2, -1)
                 else:
                     p = pf + pts + mf
-                    if p >= 66:
-                        v = -self.won(1 - ls, pl + ml2 if tl else pl, tl)
-                    elif not h2:
+                    if not h2:
                         v = -self.last(1 - ls, p, pl + ml2 if tl else pl, tf + 1, tl)
+                    elif p >= 66:
+                        v = -self.won(1 - ls, pl + ml2 if tl else pl, tl)
                     else:
                         v = -self.lead(hf ^ fb, h2, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml2, -b2, -a2, -1)
                 if v < worst:

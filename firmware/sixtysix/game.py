@@ -11,7 +11,7 @@ The human is always player 0, at the bottom; the others sit by `place`.
 """
 import gc
 from shared_rules import cards
-from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW, BID
+from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES
 from sixtysix import dialogs
