@@ -13,8 +13,9 @@ RANK_WORDS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 POINTS = (11, 10, 4, 3, 2, 0, 0, 0)
 ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
 
-# Cards A..9 of each suit: 6 bits, so even the diamonds mask stays a small int.
-SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000)
+# Cards A..9 of each suit: 6 bits, so even the diamonds mask stays a small int. The fifth
+# entry is SUIT_MASK[-1]: "no trump yet" (suit -1, Idiots' Sixty-six) selects no cards.
+SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000, 0)
 
 # 2**k % 37 is different for every k < 36: a single bit's card is _BIT_INDEX[bit % 37].
 _BIT_INDEX = bytearray(37)

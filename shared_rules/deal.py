@@ -46,7 +46,7 @@ class Deal:
         self.top = 0
         self.trump_card = trump_card              # the face-up card, -1 once drawn (or none)
         self.trump = trump_card >> 3              # -1: no trump yet (Idiots' Sixty-six)
-        self.trump_bits = SUIT_MASK[self.trump] if trump_card >= 0 else 0
+        self.trump_bits = SUIT_MASK[self.trump]
         self.exchange_card = (self.trump << 3) | rules.exchange_card_rank if trump_card >= 0 else -1
         self.follow = _FOLLOW[rules.follow]
         self.leader = 0
