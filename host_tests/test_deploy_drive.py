@@ -43,7 +43,7 @@ def test_full_deploy_copies_the_layout_and_the_libraries(setup, capsys):
     assert set(files) == EXPECTED
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
     assert files["/lib/sixtysix/screens/menu.py"] == (repo / "firmware/sixtysix/screens/menu.py").read_bytes()
-    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\n'
+    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'
     assert "14 written" in out and "14 verified" in out and "Free space on the board" in out
     # code.py is written last
     written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
@@ -179,7 +179,7 @@ def test_settings_are_merged_and_the_profile_is_kept(setup, capsys):
     run(capsys, repo, cache, "--drive", str(drive), "--profile", "waveshare_lcd_1in3")
     assert (drive / "settings.toml").read_text() == (
         'CIRCUITPY_WIFI_SSID = "home"\nCIRCUITPY_WIFI_PASSWORD = "secret"\n'
-        'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\n')
+        'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\nCIRCUITPY_PYSTACK_SIZE = 4096\n')
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))  # no --profile: keep the board's choice
     assert code == 0 and "Profile: waveshare_lcd_1in3" in out and "Nothing to copy" in out
 

@@ -43,7 +43,7 @@ def test_full_then_incremental_deploy(env, capsys, paste, with_hashlib):
     assert len(files) == EXPECTED_COUNT
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
     assert files["/assets/cards.bmp"] == (repo / "firmware/assets/cards.bmp").read_bytes()
-    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\n'
+    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'
     assert written(out)[-1] == "/code.py"
 
     (repo / "firmware/sixtysix/app.py").write_text("def run(profile):\n    return 66\n")
@@ -88,7 +88,9 @@ def test_settings_merge_over_serial(env, capsys):
     with FakeBoard(root) as board:
         code, out, _ = run(capsys, env, board, "--profile", "waveshare_lcd_1in3")
     assert code == 0
-    assert (root / "settings.toml").read_bytes() == b'CIRCUITPY_WIFI_SSID = "home"\r\nSIXTYSIX_PROFILE = "waveshare_lcd_1in3"\r\n'
+    assert (root / "settings.toml").read_bytes() == (b'CIRCUITPY_WIFI_SSID = "home"\r\n'
+                                                     b'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\r\n'
+                                                     b'CIRCUITPY_PYSTACK_SIZE = 4096\r\n')
 
 
 def test_micropython_board_is_refused(env, capsys):

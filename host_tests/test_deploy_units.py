@@ -47,11 +47,13 @@ def test_manifest_puts_code_py_last_and_rejects_duplicates():
 
 
 @pytest.mark.parametrize("existing, merged", [
-    ("", 'SIXTYSIX_PROFILE = "p"\n'),
-    ('CIRCUITPY_WIFI_SSID = "home"', 'CIRCUITPY_WIFI_SSID = "home"\nSIXTYSIX_PROFILE = "p"\n'),
+    ("", 'SIXTYSIX_PROFILE = "p"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'),
+    ('CIRCUITPY_WIFI_SSID = "home"',
+     'CIRCUITPY_WIFI_SSID = "home"\nSIXTYSIX_PROFILE = "p"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'),
     ('# mine\nSIXTYSIX_PROFILE = "old"\nCIRCUITPY_WEB_API_PORT = 80\n',
-     '# mine\nSIXTYSIX_PROFILE = "p"\nCIRCUITPY_WEB_API_PORT = 80\n'),
-    ('A = 1\r\nSIXTYSIX_PROFILE="old"\r\n', 'A = 1\r\nSIXTYSIX_PROFILE = "p"\r\n'),
+     '# mine\nSIXTYSIX_PROFILE = "p"\nCIRCUITPY_WEB_API_PORT = 80\nCIRCUITPY_PYSTACK_SIZE = 4096\n'),
+    ('A = 1\r\nSIXTYSIX_PROFILE="old"\r\n', 'A = 1\r\nSIXTYSIX_PROFILE = "p"\r\nCIRCUITPY_PYSTACK_SIZE = 4096\r\n'),
+    ('CIRCUITPY_PYSTACK_SIZE = 2048\n', 'CIRCUITPY_PYSTACK_SIZE = 2048\nSIXTYSIX_PROFILE = "p"\n'),
 ])
 def test_settings_merge_keeps_other_keys(existing, merged):
     assert manifest.merge_settings(existing, "p") == merged

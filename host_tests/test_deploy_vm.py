@@ -104,7 +104,7 @@ def test_deploy_to_a_real_micropython_repl(tmp_path, vm_board, capsys):
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
     assert files["/assets/cards.bmp"] == (repo / "firmware/assets/cards.bmp").read_bytes()
     assert files["/lib/sixtysix/screens/menu.py"] == (repo / "firmware/sixtysix/screens/menu.py").read_bytes()
-    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\n'
+    assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'
     assert sorted(p for p in files if p.startswith("/lib/adafruit")) == [
         "/lib/adafruit_display_text/__init__.py", "/lib/adafruit_display_text/label.py",
         "/lib/adafruit_st7789.py", "/lib/adafruit_ticks.py"]

@@ -126,15 +126,28 @@ def current_profile(settings_text):
     return match.group(1) if match else None
 
 
+# The Hard AI's endgame solver recurses one Python frame per trick: a 1.5 KB default
+# Python stack cuts its search short, 4 KB lets it solve whole endgames.
+STACK_KEY = "CIRCUITPY_PYSTACK_SIZE"
+STACK_LINE = STACK_KEY + " = 4096"
+_STACK_KEY_LINE = re.compile(r'^[ \t]*' + STACK_KEY + r'[ \t]*=', re.MULTILINE)
+
+
 def merge_settings(existing_text, profile):
-    """settings.toml text with our key set and every other line kept as the maker wrote it."""
+    """settings.toml text with our keys set and every other line kept as the maker wrote it
+    (a stack size the maker chose stays)."""
     line = '{} = "{}"'.format(PROFILE_KEY, profile)
     text = existing_text or ""
+    newline = "\r\n" if "\r\n" in text else "\n"
     if _PROFILE_KEY_LINE.search(text):
-        return _PROFILE_KEY_LINE.sub(line, text, count=1)
-    if text and not text.endswith("\n"):
-        text += "\n"
-    return text + line + "\n"
+        text = _PROFILE_KEY_LINE.sub(line, text, count=1)
+    else:
+        if text and not text.endswith("\n"):
+            text += newline
+        text += line + newline
+    if not _STACK_KEY_LINE.search(text):
+        text += STACK_LINE + newline
+    return text
 
 
 def settings_entry(existing, profile):
