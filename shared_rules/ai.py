@@ -22,6 +22,7 @@ or set player.budget. In "classic" counting the players declare for themselves a
 from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.rng import Rng
+from shared_rules.rules import marriage_points
 from shared_rules import greedy
 
 LEVELS = ("easy", "normal", "hard")
@@ -90,8 +91,8 @@ class Hard:
         first = decide(view, False, self.search.solver, self.rng, clock, deadline)
         if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW:
             return first
-        if view.to_act != view.seat:
-            return first
+        if view.to_act != view.seat or view.rules.game == "idiots":
+            return first    # the search models one trump for the deal; Idiots' marriages move it
         return self.search.choose(view, first, clock, deadline)
 
     def hint(self, view):
@@ -126,7 +127,7 @@ def _marriage(view):
 
 
 def _meld(view, k):
-    return 40 if k >> 3 == view.trump else 20
+    return marriage_points(view.rules.game, k >> 3, view.trump, count(view.melds[0]) + count(view.melds[1]))
 
 
 def should_close(view, easy):
@@ -137,7 +138,7 @@ def should_close(view, easy):
     if not sure:
         return False
     seat = view.seat
-    total = mask_points(view.won[seat]) + greedy.meld_value(view.melds[seat], view.trump) + sure
+    total = mask_points(view.won[seat]) + view.meld_points[seat] + sure
     return total >= (80 if easy else 66)
 
 
@@ -209,11 +210,11 @@ def solve_best(view, solver, first, limit, clock=None, deadline=None):
     trump = view.trump
     cp = mask_points(view.won[seat])
     cpo = mask_points(view.won[other])
-    mp = greedy.meld_value(view.melds[seat], trump)
-    mpo = greedy.meld_value(view.melds[other], trump)
+    mp = view.meld_points[seat]
+    mpo = view.meld_points[other]
     t = view.tricks[seat]
     to = view.tricks[other]
-    cot = view.tricks[1 - view.closed] if view.closed >= 0 else 0
+    cot = view.closed_opp_tricks
     solver.setup(view.rules, trump, view.closed, cot)
     solver.budget(limit, clock, deadline if deadline is not None else 0)
     try:

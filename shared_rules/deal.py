@@ -8,6 +8,7 @@ from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, m
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
 from shared_rules.view import View
+from shared_rules.rules import marriage_points
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 _NO_DECLARING = "in this game nobody declares: every deal is played to the last trick"
@@ -277,12 +278,11 @@ class Deal:
         if declaring and not self.rules.declare_marriage:
             raise IllegalMove("in this rule set a marriage counts only when you lead it")
         s = c >> 3
-        if self.rules.game == "idiots":       # each marriage makes its suit trump: 20, 40, 60, 80
-            self.meld_points[seat] += 20 * (count(self.melds[0]) + count(self.melds[1]) + 1)
+        self.meld_points[seat] += marriage_points(self.rules.game, s, self.trump,
+                                                  count(self.melds[0]) + count(self.melds[1]))
+        if self.rules.game == "idiots":       # each marriage makes its suit trump
             self.trump = s
             self.trump_bits = SUIT_MASK[s]
-        else:
-            self.meld_points[seat] += 40 if s == self.trump else 20
         self.melds[seat] |= 1 << s
         if declaring:
             self.known[seat] |= (1 << c) | (1 << partner)

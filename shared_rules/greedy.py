@@ -160,12 +160,3 @@ def sure_points(hand, out, trump):
             pts += POINTS[low_card(b) & 7]
             m ^= b
     return pts
-
-
-def meld_value(melds, trump):
-    """Points of the marriages shown, from their suit bits."""
-    v = 0
-    for s in range(4):
-        if melds >> s & 1:
-            v += 40 if s == trump else 20
-    return v

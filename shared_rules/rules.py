@@ -54,6 +54,15 @@ GAMES = {"three-handed": "three", "four-handed": "four", "american": "american",
 TEAM_GAMES = ("four", "american")     # the games played by team.TeamDeal, every card dealt
 
 
+def marriage_points(game, suit, trump, shown):
+    """What a marriage in `suit` is worth when shown now, after `shown` marriages in the deal:
+    Idiots' counts 20, 40, 60, 80 in order; elsewhere 40 in trumps (with no trump yet the
+    marriage's lead names it) and 20 otherwise."""
+    if game == "idiots":
+        return 20 * (shown + 1)
+    return 40 if suit == trump or trump < 0 else 20
+
+
 class Rules:
     """The options in force for one match; read them as attributes (rules.follow)."""
 

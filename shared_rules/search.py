@@ -130,8 +130,7 @@ class Search:
         self.trump_card = v.trump_card if v.talon_left else -1
         self.closed = v.closed
         other = 1 - v.seat
-        # The view does not keep the closer's opponent's tricks at closing; now is the best guess.
-        self.cot = v.tricks[1 - v.closed] if v.closed >= 0 else 0
+        self.cot = v.closed_opp_tricks
         self.solver.setup(v.rules, v.trump, v.closed, self.cot)
         self.phase2 = v.phase2
         self.pending = v.pending_draw
@@ -143,8 +142,8 @@ class Search:
         self.unseen = v.unseen
         self.w_cp0 = mask_points(v.won[0])
         self.w_cp1 = mask_points(v.won[1])
-        self.w_mp0 = greedy.meld_value(v.melds[0], v.trump)
-        self.w_mp1 = greedy.meld_value(v.melds[1], v.trump)
+        self.w_mp0 = v.meld_points[0]
+        self.w_mp1 = v.meld_points[1]
         self.w_t0 = v.tricks[0]
         self.w_t1 = v.tricks[1]
         self.live = pack(v.rules.ranks) & ~v.played
@@ -329,7 +328,7 @@ class Search:
             return EXCHANGE
         if not phase2 or self.p2m:
             for k in (0, 1, 2, 3):
-                s = trump if k == 0 else (k - 1 if k - 1 < trump else k)
+                s = (trump + k) % 4 if trump >= 0 else k      # trumps first
                 c = s * 8 + 2
                 if hand >> c & 3 == 3:
                     if self.dm and t[ls] and self.cp[ls] + self.mp[ls] + (40 if s == trump else 20) >= 66:

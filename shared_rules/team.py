@@ -9,6 +9,7 @@ bits 30 and 31, so four-handed masks may be big ints on the board (only that gam
 from shared_rules.cards import POINTS, SUIT_WORDS, words, low_card, mask_of, mask_points, pack
 from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.errors import IllegalMove
+from shared_rules.rules import marriage_points
 
 SUIT8 = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)   # all 8 ranks of a suit
 _PACKETS = {"four": (3, 2, 3), 4: (3, 3), 3: (3, 4), 2: (3, 3, 3, 3)}
@@ -192,9 +193,8 @@ class TeamDeal:
         if c & 7 not in (2, 3) or not h >> c & 1 or not h >> (c ^ 1) & 1:
             raise IllegalMove("a marriage is a K and a Q of one suit in your hand; lead one of them")
         s = c >> 3
-        trump = self.trump if self.trump >= 0 else s   # the first lead makes its suit trump
         self.melds[seat] |= 1 << s
-        self.meld_points[self.side(seat)] += 40 if s == trump else 20
+        self.meld_points[self.side(seat)] += marriage_points(self.rules.game, s, self.trump, 0)
         self._play(c, seat)
 
     def _play(self, c, seat):

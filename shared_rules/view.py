@@ -24,6 +24,8 @@ class View:
         self.won = (deal.won[0], deal.won[1])
         self.tricks = (deal.tricks[0], deal.tricks[1])
         self.melds = (deal.melds[0], deal.melds[1])
+        self.meld_points = (deal.meld_points[0], deal.meld_points[1])   # announced: public
+        self.closed_opp_tricks = deal.closed_opp_tricks
         self.points = deal.points(seat)
         self.opp_points = deal.points(other)     # public: won cards and marriages were shown
         self.opp_known = deal.known[other]       # opponent's cards shown to this seat

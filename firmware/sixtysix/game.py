@@ -13,7 +13,7 @@ import gc
 from shared_rules import cards
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
-from shared_rules.rules import TEAM_GAMES
+from shared_rules.rules import TEAM_GAMES, marriage_points
 from sixtysix import dialogs
 from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, FRAMES, PAUSE
@@ -322,9 +322,10 @@ class Game:
     def meld_value(self, suit):
         """What a marriage in `suit` shown now is worth."""
         d = self.match.deal
-        if self.match.rules.game == "idiots":       # 20, 40, 60, 80 in the order shown
-            return 20 * (cards.count(d.melds[0]) + cards.count(d.melds[1]) + 1)
-        return 40 if suit == d.trump or d.trump < 0 else 20
+        shown = 0
+        for m in d.melds:
+            shown += cards.count(m)
+        return marriage_points(self.match.rules.game, suit, d.trump, shown)
 
     def act(self, action, seat):
         """Apply an action, save, and animate what it changed."""
