@@ -56,7 +56,8 @@ def test_full_then_incremental_deploy(env, capsys, paste, with_hashlib):
 
 
 def wait_for_reload(board):
-    for _ in range(300):
+    """The fake board registers the soft reload on its own thread: wait up to 10 s for it."""
+    for _ in range(1000):
         if board.reloads:
             break
         time.sleep(0.01)
