@@ -18,11 +18,15 @@ or set player.budget. In "classic" counting the players declare for themselves a
 `hint(view)` -> (action, reason): the move this player would make and a one-line reason
 ("lead the Q of hearts and meld 20"); the firmware shows it as "Hint: " + reason.
 `fallback(view)`: the cheapest sensible move, for use after a MemoryError.
+
+Every game of the family is covered: three-handed and Idiots' are two-handed deals (Hard
+plays Normal's move in Idiots', whose trump moves); the team games' views (team.TeamView)
+go to shared_rules.team_ai at every level.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.rng import Rng
-from shared_rules.rules import marriage_points
+from shared_rules.rules import marriage_points, TEAM_GAMES
 from shared_rules import greedy
 
 LEVELS = ("easy", "normal", "hard")
@@ -63,8 +67,7 @@ class Greedy:
         return decide(view, self.easy, self.solver, self.rng, clock, deadline)
 
     def hint(self, view):
-        a = self.choose(view)
-        return a, reason(view, a)
+        return _hint(self, view)
 
 
 class Hard:
@@ -91,13 +94,24 @@ class Hard:
         first = decide(view, False, self.search.solver, self.rng, clock, deadline)
         if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW:
             return first
-        if view.to_act != view.seat or view.rules.game == "idiots":
-            return first    # the search models one trump for the deal; Idiots' marriages move it
+        if view.to_act != view.seat or view.rules.game != "two" and view.rules.game != "three":
+            return first    # the search models the two-handed deal with one trump for the deal
         return self.search.choose(view, first, clock, deadline)
 
     def hint(self, view):
-        a = self.choose(view)
-        return a, reason(view, a)
+        return _hint(self, view)
+
+
+def _hint(player, view):
+    if view.rules.game in TEAM_GAMES:
+        return _team_ai().hint(view)
+    a = player.choose(view)
+    return a, reason(view, a)
+
+
+def _team_ai():
+    from shared_rules import team_ai      # loaded only for the team games
+    return team_ai
 
 
 # ---- the greedy decision -------------------------------------------------------------------
@@ -146,6 +160,8 @@ def decide(view, easy, solver, rng, clock=None, deadline=None):
     legal = view.legal
     if not legal:
         return None
+    if view.rules.game in TEAM_GAMES:
+        return _team_ai().choose(view)
     if view.to_act != view.seat:
         if CLOSE in legal and should_close(view, easy):
             return CLOSE

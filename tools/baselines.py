@@ -9,6 +9,7 @@ from shared_rules.actions import DECLARE_MARRIAGE, EXCHANGE, DECLARE, DRAW
 from shared_rules.cards import SUIT_MASK, count, listed, mask_points, pack
 from shared_rules.deal import Deal
 from shared_rules.rng import Rng
+from shared_rules.rules import TEAM_GAMES
 
 
 def _declare(view):
@@ -27,6 +28,8 @@ class RandomPlayer:
     def choose(self, view, clock=None, deadline=None):
         if view.to_act != view.seat:
             return None
+        if view.rules.game in TEAM_GAMES:                 # any card, any bid
+            return view.legal[self.rng.below(len(view.legal))]
         a = _declare(view)
         if a is not None:
             return a
@@ -44,6 +47,8 @@ class Bully:
     def choose(self, view, clock=None, deadline=None):
         if view.to_act != view.seat:
             return None
+        if view.rules.game in TEAM_GAMES:                 # any card, any bid
+            return view.legal[self.rng.below(len(view.legal))]
         a = _declare(view)
         if a is not None:
             return a
@@ -129,6 +134,8 @@ class RDeep:
     def choose(self, view, clock=None, deadline=None):
         if view.to_act != view.seat:
             return None
+        if view.rules.game in TEAM_GAMES:                 # any card, any bid
+            return view.legal[self.rng.below(len(view.legal))]
         a = _declare(view)
         if a is not None:
             return a
