@@ -18,7 +18,7 @@ from sixtysix import dialogs
 from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, FRAMES, PAUSE
 
-THINK = {"easy": 0.3, "normal": 1.0, "hard": 2.0}   # seconds the computer may think
+THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.5}   # seconds the computer may think
 NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
 PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
@@ -437,8 +437,7 @@ class Game:
                     deadline = app.think_clock() + THINK.get(self.level, 1.0)
                 action = player.choose(d.view(seat), clock=app.think_clock, deadline=deadline)
             player = None
-        except (MemoryError, ValueError):
-            # ValueError: the Hard search does not know Idiots' trumpless start yet
+        except MemoryError:
             player = None
             gc.collect()
             action = None
