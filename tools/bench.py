@@ -1,7 +1,7 @@
 """Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`.
 
-Random-vs-random complete deals (shared_rules.randplay.random_play) on CPython, one core,
-and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
+Random-vs-random complete deals (tools/board_bench.play_deals, the loop a board runs) on
+CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
 deal (gc disabled while playing, so every allocation counts) and the engine's resident
 heap after import (ENGINE: what the device imports to play a match). Prints figures; judges nothing.
 """
@@ -9,66 +9,29 @@ import argparse
 import json
 import os
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host_tests"))
 
-from shared_rules.rules import Rules, FAMILY, TEAM_GAMES  # noqa: E402
-from shared_rules.deal import dealt  # noqa: E402
-from shared_rules.rng import Rng  # noqa: E402
-from shared_rules.cards import listed, pack  # noqa: E402
-from shared_rules.randplay import random_play, random_team_play  # noqa: E402
-from shared_rules import team  # noqa: E402
+from shared_rules.rules import Rules, FAMILY  # noqa: E402
+from tools.board_bench import play_deals  # noqa: E402  (the same loop runs on the board)
 
 # The rules engine proper, and the match and record layers the device adds on top.
 ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal"
 MATCH = ENGINE + ", shared_rules.match, shared_rules.record"
 
 VM_DEALS = """
-import gc, time
-from shared_rules.rules import Rules, TEAM_GAMES
-from shared_rules.deal import dealt
-from shared_rules.rng import Rng
-from shared_rules.cards import listed, pack
-from shared_rules.randplay import random_play, random_team_play
-from shared_rules import team
-rules = Rules(RULES)
-if rules.game in TEAM_GAMES:
-    dealt, random_play = team.dealt, random_team_play
-rng = Rng(11)
-order = listed(pack(rules.ranks))
-gc.collect()
-gc.disable()
-before = gc.mem_alloc()
-t0 = time.ticks_ms()
-for _ in range(DEALS):
-    rng.shuffle(order)
-    d = dealt(rules, order)
-    d.log = None
-    while not d.ended:
-        random_play(d, rng)
-ms = time.ticks_diff(time.ticks_ms(), t0)
-used = gc.mem_alloc() - before
-gc.enable()
+from board_bench import play_deals
+from shared_rules.rules import Rules
+ms, used, actions = play_deals(Rules(RULES), DEALS, 11)
 print(ms, used)
 """
 
 
 def cpython_deals_per_s(rules, deals):
-    rng = Rng(11)
-    order = listed(pack(rules.ranks))
-    teams = rules.game in TEAM_GAMES
-    deal_from, play = (team.dealt, random_team_play) if teams else (dealt, random_play)
-    t0 = time.perf_counter()
-    for _ in range(deals):
-        rng.shuffle(order)
-        d = deal_from(rules, order)
-        d.log = None
-        while not d.ended:
-            play(d, rng)
-    return deals / (time.perf_counter() - t0)
+    ms, _, _ = play_deals(rules, deals, 11)
+    return deals * 1000.0 / max(ms, 1)
 
 
 def without_docstrings(src_dir, dst_dir):
@@ -96,7 +59,8 @@ def vm_figures(rules_name, deals):
     import tempfile
     from pathlib import Path
     import mpvm
-    out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600)
+    out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600,
+                   packages=("shared_rules", Path(ROOT) / "tools" / "board_bench.py"))
     ms, used = (int(n) for n in out.split())
     out = {"vm_deals_per_s": round(deals * 1000.0 / max(ms, 1), 1), "vm_bytes_per_deal": used // deals}
     with tempfile.TemporaryDirectory() as tmp:

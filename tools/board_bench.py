@@ -35,11 +35,11 @@ except AttributeError:          # CPython: no heap figure
     def mem_alloc():
         return 0
 
-from shared_rules.rules import Rules
+from shared_rules.rules import Rules, FAMILY, TEAM_GAMES
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.cards import listed, pack
-from shared_rules.randplay import random_play
+from shared_rules.randplay import random_play, random_team_play
 from shared_rules.match import Match
 from shared_rules.ai import make_player
 
@@ -50,6 +50,10 @@ HARD_SECONDS = 1.5
 
 def play_deals(rules, n, seed):
     """Play n random deals; returns (milliseconds, bytes allocated, actions)."""
+    deal_from, play = dealt, random_play
+    if rules.game in TEAM_GAMES:
+        from shared_rules.team import dealt as deal_from
+        play = random_team_play
     rng = Rng(seed)
     order = listed(pack(rules.ranks))
     actions = 0
@@ -59,10 +63,10 @@ def play_deals(rules, n, seed):
     t0 = ticks_ms()
     for _ in range(n):
         rng.shuffle(order)
-        d = dealt(rules, order)
+        d = deal_from(rules, order)
         d.log = None
         while not d.ended:
-            random_play(d, rng)
+            play(d, rng)
             actions += 1
     ms = ticks_diff(ticks_ms(), t0)
     used = mem_alloc() - before
@@ -137,7 +141,7 @@ def ai_main(hard_seconds=HARD_SECONDS, hard_budget=0):
 
 
 def main():
-    for name in Rules.NAMES:
+    for name in Rules.NAMES + FAMILY:
         rules = Rules(name)
         ms, used, actions = play_deals(rules, DEALS, 7)
         rate = DEALS * 1000 // ms if ms else 0
@@ -146,4 +150,5 @@ def main():
     ai_main()
 
 
-main()
+if __name__ == "__main__":      # `mpremote run` and `python tools/board_bench.py`
+    main()

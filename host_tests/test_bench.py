@@ -1,0 +1,44 @@
+"""The benchmarks run where they claim to: tools/board_bench.py inside MicroPython (as on
+a board), tools.bench on CPython. They print figures; these tests check the figures are
+real measurements (plausible, not constant), never how fast anything is."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import mpvm
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BOARD = """
+import json
+from board_bench import play_deals, ai_bench
+from shared_rules.rules import Rules, NAMES, FAMILY
+rows = []
+for name in NAMES + FAMILY:
+    ms, used, actions = play_deals(Rules(name), 4, 7)
+    rows.append([name, ms, used, actions])
+print(json.dumps(rows))
+print(json.dumps([list(ai_bench(level, (11,), 0.05, 300)) for level in ("easy", "normal", "hard")]))
+"""
+
+
+def test_board_bench_runs_on_micropython():
+    out = mpvm.run(BOARD, packages=("shared_rules", ROOT / "tools" / "board_bench.py"), timeout=300)
+    deals, ai = (json.loads(line) for line in out.strip().splitlines()[-2:])
+    for name, ms, used, actions in deals:
+        assert ms >= 0 and actions >= 4 * 8, name
+        assert 0 < used < 4 * 16 * 1024, (name, used)      # heap per deal is measured, and bounded
+    for (n, total_ms, worst_ms, total_u, worst_u, heap), level in zip(ai, ("easy", "normal", "hard")):
+        assert n >= 3 and worst_ms <= total_ms and worst_u <= total_u, level
+    assert ai[2][4] > 0                                    # Hard reports the work it did
+
+
+def test_bench_prints_json_figures():
+    run = subprocess.run([sys.executable, "-m", "tools.bench", "--deals", "200", "--no-vm", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert run.returncode == 0, run.stderr
+    res = json.loads(run.stdout)
+    assert res["deals"] == 200 and res["deals_per_s"] > 0
