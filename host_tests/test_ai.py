@@ -101,7 +101,7 @@ def test_solver_agrees_with_brute_force_minimax():
 
 def first_view(seed, rules="standard"):
     order = listed(pack(6))
-    Rng(seed).shuffle(order)
+    Rng(seed).permute(order)
     return dealt(Rules(rules), order).view(0)
 
 
@@ -288,7 +288,7 @@ def test_search_playouts_score_like_the_engine():
     for n in range(160):
         rules = Rules(Rules.NAMES[n % 4])
         order = listed(pack(rules.ranks))
-        rng.shuffle(order)
+        rng.permute(order)
         d = dealt(rules, order)
         stop = rng.below(16)
         for _ in range(stop):

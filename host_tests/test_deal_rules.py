@@ -11,7 +11,8 @@ import pytest
 
 from engine_records import RECORDS, load, deal_at, entry_of
 from rules_oracle import snapshot
-from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW, parse as act
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
+from shared_rules.record import parse_action as act
 from shared_rules.cards import parse, mask_of, words, POINTS
 from shared_rules.deal import Deal, dealt
 from shared_rules.errors import IllegalMove

@@ -32,7 +32,7 @@ ALL_ACTIONS = list(range(32)) + [MARRY + c for c in range(32)] + [DECLARE_MARRIA
 
 def shuffled(rules, seed):
     order = listed(pack(rules.ranks))
-    Rng(seed).shuffle(order)
+    Rng(seed).permute(order)
     return order
 
 

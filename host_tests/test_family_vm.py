@@ -45,7 +45,7 @@ from family_oracle import play_out
 for name, options, seed in json.loads(CASES):
     rules = Rules(name, **options)
     order = listed(pack(rules.ranks))
-    Rng(seed).shuffle(order)
+    Rng(seed).permute(order)
     d = team.dealt(rules, order) if rules.game in ("four", "american") else dealt(rules, order)
     play_out(d, Rng(seed))
     print(json.dumps([to_record(d), list(d.result), [d.points(s) for s in range(len(d.tricks))]]))
@@ -88,7 +88,7 @@ def test_random_family_deals_match_cpython():
     for (name, options, seed), row in zip(cases, got):
         rules = Rules(name, **options)
         order = listed(pack(rules.ranks))
-        Rng(seed).shuffle(order)
+        Rng(seed).permute(order)
         d = team.dealt(rules, order) if rules.game in ("four", "american") else dealt(rules, order)
         play_out(d, Rng(seed))
         want = [to_record(d), list(d.result), [d.points(s) for s in range(len(d.tricks))]]

@@ -37,7 +37,7 @@ def overrides():
 
 def new_deal(rules, seed):
     order = listed(pack(rules.ranks))
-    Rng(seed).shuffle(order)
+    Rng(seed).permute(order)
     return dealt(rules, order)
 
 

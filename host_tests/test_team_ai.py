@@ -37,7 +37,7 @@ def test_plays_only_legal_actions_and_outscores_random(name, opts):
     mine = theirs = 0
     for seed in range(150):
         order = listed(pack(rules.ranks))
-        Rng(seed).shuffle(order)
+        Rng(seed).permute(order)
         for side in range(sides):
             _, gp, _ = _play(rules, order, side, seed + 1)
             mine += gp[side]

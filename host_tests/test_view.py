@@ -56,7 +56,7 @@ def test_views_over_random_deals(name):
     kinds = set()
     for seed in range(150):
         order = listed(pack(rules.ranks))
-        Rng(seed).shuffle(order)
+        Rng(seed).permute(order)
         deal = dealt(rules, order)
         rng = Rng(seed * 7 + 1)
         shown = [0, 0]

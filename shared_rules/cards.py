@@ -11,7 +11,7 @@ RANKS = "ATKQJ987"
 SUIT_WORDS = ("clubs", "spades", "hearts", "diamonds")
 RANK_WORDS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 POINTS = (11, 10, 4, 3, 2, 0, 0, 0)
-ACE, TEN, KING, QUEEN, JACK, NINE, EIGHT, SEVEN = 0, 1, 2, 3, 4, 5, 6, 7
+KING, QUEEN = 2, 3                 # the marriage ranks (a K and its Q differ in bit 0)
 
 # Cards A..9 of each suit: 6 bits, so even the diamonds mask stays a small int. The fifth
 # entry is SUIT_MASK[-1]: "no trump yet" (suit -1, Idiots' Sixty-six) selects no cards.
@@ -21,14 +21,6 @@ SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000, 0)
 _BIT_INDEX = bytearray(37)
 for _c in range(32):
     _BIT_INDEX[(1 << _c) % 37] = _c
-
-
-def suit(c):
-    return c >> 3
-
-
-def rank(c):
-    return c & 7
 
 
 def low_card(mask):

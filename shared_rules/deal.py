@@ -18,7 +18,7 @@ _SCALARS = ("top", "trump_card", "trump", "trump_bits", "leader", "to_act", "lea
 
 
 def dealt(rules, pack):
-    """The deal made from a shuffled pack (list of cards, top first).
+    """The deal made from a pack in random order (list of cards, top first).
 
     Packets of 3 to the forehand, 3 to the dealer, then the rest of each hand; the next
     card is the turn-up (Idiots' Sixty-six has none) and the remainder is the talon, top first.

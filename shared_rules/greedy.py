@@ -4,16 +4,7 @@ Every function takes plain masks (hand, cards the opponent may hold, trump suit)
 returns a card, so the same few mask operations serve a player reading a View and the
 search playing out a sampled world. Nothing here allocates.
 """
-from shared_rules.cards import SUIT_MASK, POINTS, low_card
-
-KING, QUEEN = 2, 3
-
-
-def last_card(m):
-    """The lowest-ranked card of a mask (its highest set bit)."""
-    while m & (m - 1):
-        m &= m - 1
-    return low_card(m)
+from shared_rules.cards import SUIT_MASK, POINTS, KING, QUEEN, low_card
 
 
 def beats(c, lead, trump):

@@ -67,7 +67,7 @@ class Match:
                 raise ValueError("the deal is still in progress")
             self._rotate(self.deal.result)
         order = listed(pack(self.rules.ranks))
-        self.rng.shuffle(order)
+        self.rng.permute(order)
         self.deal = self._dealt(order)
         self.deals += 1
 

@@ -3,10 +3,36 @@
 Plain dicts and lists only, so the board can use it without the json module.
 """
 from shared_rules.cards import name, parse, listed, pack, mask_of, SUITS
-from shared_rules.actions import text, parse as parse_action, CLOSE, DRAW
+from shared_rules.actions import EXCHANGE, CLOSE, DECLARE, DRAW, BID, PASS
 from shared_rules.deal import Deal
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import Rules, TEAM_GAMES
+
+_VERBS = {EXCHANGE: "exchange", CLOSE: "close", DECLARE: "declare", DRAW: "draw", PASS: "pass"}
+_CARD_VERBS = ("play", "marry", "declare-marriage")
+
+
+def action_text(action):
+    """Record text of an action without the seat."""
+    if action > PASS:
+        return "bid " + str(action - BID)
+    if action < 96:
+        return _CARD_VERBS[action >> 5] + " " + name(action & 31)
+    return _VERBS[action]
+
+
+def parse_action(words):
+    """Action int from record text ("play TS", "close"); ValueError when malformed."""
+    parts = words.split()
+    if len(parts) == 2 and parts[0] == "bid" and parts[1] in ("1", "2", "3", "4", "5"):
+        return BID + int(parts[1])
+    if len(parts) == 2 and parts[0] in _CARD_VERBS:
+        return _CARD_VERBS.index(parts[0]) * 32 + parse(parts[1])
+    if len(parts) == 1:
+        for a in _VERBS:
+            if _VERBS[a] == parts[0]:
+                return a
+    raise ValueError("not an action: " + repr(words))
 
 
 def to_record(deal):
@@ -22,7 +48,7 @@ def to_record(deal):
         a = log[i] & 255
         if a == DRAW and i + 1 < n and log[i + 1] & 255 != CLOSE:
             continue
-        actions.append(str(log[i] >> 8) + " " + text(a))
+        actions.append(str(log[i] >> 8) + " " + action_text(a))
     trump = deal.first_trump
     rec = {"rules": deal.rules.name, "options": dict(deal.rules.overrides),
            "hands": [[name(c) for c in listed(h)] for h in deal.dealt_hands],

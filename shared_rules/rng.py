@@ -1,4 +1,4 @@
-"""A tiny seeded PRNG giving the same shuffles on CPython and on the board.
+"""A tiny seeded PRNG dealing the same cards on CPython and on the board.
 
 Park-Miller style Lehmer generator modulo the prime 2**30 - 35, multiplier 40003 (a
 primitive root), stepped with Schrage's method so no intermediate exceeds 30 bits:
@@ -27,8 +27,8 @@ class Rng:
         """A number in range(n)."""
         return self.next() % n
 
-    def shuffle(self, items):
-        """Fisher-Yates shuffle of a list in place."""
+    def permute(self, items):
+        """Put a list in random order, in place (Fisher-Yates), the same on every platform."""
         i = len(items) - 1
         while i > 0:
             j = self.next() % (i + 1)

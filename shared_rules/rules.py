@@ -91,8 +91,6 @@ class Rules:
         self.ranks = 6 if self.pack == 24 else (5 if self.pack == 20 else 8)
         self.exchange_card_rank = 5 if self.exchange_rank == "9" else 4
 
-    def __repr__(self):
-        return "Rules(" + repr(self.name) + "".join(", " + k + "=" + repr(v) for k, v in self.overrides.items()) + ")"
 
 
 def _fits(name, key, value):

@@ -129,7 +129,6 @@ class Search:
         self.talon_left = v.talon_left
         self.trump_card = v.trump_card if v.talon_left else -1
         self.closed = v.closed
-        other = 1 - v.seat
         self.cot = v.closed_opp_tricks
         self.solver.setup(v.rules, v.trump, v.closed, self.cot)
         self.phase2 = v.phase2
@@ -158,7 +157,6 @@ class Search:
             m ^= b
             pool[i] = low_card(b)
             i += 1
-        self.w_opp = other
 
     def _sample(self, rng):
         """Deal a random world: the opponent's hidden cards and the face-down talon order."""

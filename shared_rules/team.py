@@ -16,7 +16,7 @@ _PACKETS = {"four": (3, 2, 3), 4: (3, 3), 3: (3, 4), 2: (3, 3, 3, 3)}
 
 
 def dealt(rules, pack):
-    """The deal made from a shuffled pack (list of cards, top first).
+    """The deal made from a pack in random order (list of cards, top first).
 
     Cards go clockwise from the forehand in packets: 3, 2, 3 (four-handed); 3s, or 3
     then 4 with three players (North American). Four-handed turns the dealer's last card

@@ -111,8 +111,10 @@ def run(args):
     deals = won = lost = 0
     gp_a = gp_b = 0
     matches = matches_won = 0
-    with Pool(args.procs) as pool:
-        for result in pool.imap(match_pair, _jobs(args), chunksize=1):
+    pool = Pool(args.procs) if args.procs > 1 else None     # --procs 1: in this process
+    results = pool.imap(match_pair, _jobs(args), chunksize=1) if pool else map(match_pair, _jobs(args))
+    try:
+        for result in results:
             net = 0
             n = 0
             for deal_list, a_won in result:
@@ -128,8 +130,10 @@ def run(args):
             pairs.append((net, n))
             deals += n
             if deals >= 2 * args.deals:
-                pool.terminate()
                 break
+    finally:
+        if pool:
+            pool.terminate()
     m = len(pairs)
     r = sum(p[0] for p in pairs) / deals
     nbar = deals / m

@@ -112,7 +112,7 @@ def world_deal(view, opp_hand, talon):
 def sample_world(view, rng):
     """A random Deal consistent with the view (opponent's hidden cards, talon order)."""
     pool = listed(view.unseen)
-    rng.shuffle(pool)
+    rng.permute(pool)
     n_opp = count(pack(view.rules.ranks)) - count(view.played) - count(view.hand) - view.talon_left
     k = n_opp - count(view.opp_known)
     opp = view.opp_known

@@ -62,7 +62,7 @@ def play_deals(rules, n, seed):
     before = mem_alloc()
     t0 = ticks_ms()
     for _ in range(n):
-        rng.shuffle(order)
+        rng.permute(order)
         d = deal_from(rules, order)
         d.log = None
         while not d.ended:

@@ -26,7 +26,7 @@ def random_endgame(rng, rules, max_cards):
     """A deal played at random into phase 2 (exhausted or closed) with at most max_cards
     per hand, nobody on lead holding 66; None if this shuffle does not get there."""
     order = listed(pack(rules.ranks))
-    rng.shuffle(order)
+    rng.permute(order)
     d = dealt(rules, order)
     close_at = rng.below(3)     # 0: play the talon out; else close when it is possible
     while not d.ended:

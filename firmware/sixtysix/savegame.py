@@ -16,7 +16,7 @@ Version 1 saves (two-handed only, unsigned scores) are reported as old.
 from shared_rules import rules as rules_mod
 from shared_rules.match import COUNTING
 from shared_rules.cards import parse, name
-from shared_rules.actions import text
+from shared_rules.record import action_text as text
 from shared_rules.record import parse_entry, _hand_sizes
 from sixtysix import store
 
