@@ -1,5 +1,7 @@
 """Baseline players for the arena (host only): random, bully and an rdeep-style sampler.
 
+Random plays every game of the family; bully and rdeep are two-handed designs.
+
 They answer like shared_rules.ai players (`choose(view, clock=None, deadline=None)`),
 see only their View, and declare as soon as they hold 66 so they are not handicapped in
 classic counting. Marriages, exchanges and closing are left to chance (random) or not
@@ -17,6 +19,13 @@ def _declare(view):
     if view.to_act == view.seat and view.lead < 0 and DECLARE in view.legal and view.points >= 66:
         return DECLARE
     return None
+
+
+def _forced(view):
+    """What bully and rdeep do without thinking: declare at 66, draw when a draw is due."""
+    if view.pending_draw:
+        return DRAW
+    return _declare(view)
 
 
 class RandomPlayer:
@@ -47,13 +56,9 @@ class Bully:
     def choose(self, view, clock=None, deadline=None):
         if view.to_act != view.seat:
             return None
-        if view.rules.game in TEAM_GAMES:                 # any card, any bid
-            return view.legal[self.rng.below(len(view.legal))]
-        a = _declare(view)
+        a = _forced(view)
         if a is not None:
             return a
-        if view.pending_draw:
-            return DRAW
         cards = 0
         for a in view.legal:
             if a < 32:
@@ -95,15 +100,11 @@ def world_deal(view, opp_hand, talon):
     d.phase2 = view.phase2
     d.pending_draw = view.pending_draw
     d.closed = view.closed
-    d.closed_opp_tricks = view.tricks[1 - view.closed] if view.closed >= 0 else 0
+    d.closed_opp_tricks = view.closed_opp_tricks
     d.won = list(view.won)
     d.tricks = list(view.tricks)
     d.card_points = [mask_points(view.won[0]), mask_points(view.won[1])]
-    d.meld_points = [0, 0]
-    for s in (0, 1):
-        for suit in range(4):
-            if view.melds[s] >> suit & 1:
-                d.meld_points[s] += 40 if suit == view.trump else 20
+    d.meld_points = list(view.meld_points)
     d.melds = list(view.melds)
     d.log = None
     return d
@@ -134,13 +135,9 @@ class RDeep:
     def choose(self, view, clock=None, deadline=None):
         if view.to_act != view.seat:
             return None
-        if view.rules.game in TEAM_GAMES:                 # any card, any bid
-            return view.legal[self.rng.below(len(view.legal))]
-        a = _declare(view)
+        a = _forced(view)
         if a is not None:
             return a
-        if view.pending_draw:
-            return DRAW
         moves = [a for a in view.legal if a < DECLARE_MARRIAGE or a == EXCHANGE]
         if len(moves) == 1:
             return moves[0]
