@@ -388,10 +388,10 @@ class FakeBoard:
             self.state = "friendly"
 
     def _reload(self):
-        self.reloads += 1
         self.namespace = self._fresh_namespace()
         self._send("\r\nsoft reboot\r\n\r\ncode.py output:\r\n")
         self.state = "running"
+        self.reloads += 1           # last: a test that sees the count sees the new state too
 
     def _in_friendly(self, c):
         if c == 0x01:
