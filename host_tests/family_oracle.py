@@ -300,3 +300,16 @@ def play_out(deal, rng):
         random_legal(deal, rng)
     return deal
 
+
+def play_match_for(match, rng, steps):
+    """`steps` uniformly random legal actions of a match, dealing on as deals end (the VM
+    test runs the same code)."""
+    for _ in range(steps):
+        if match.deal.ended:
+            if match.over:
+                break
+            match.next_deal()
+        acts = match.deal.legal_actions()
+        match.apply(acts[rng.below(len(acts))])
+    return match
+

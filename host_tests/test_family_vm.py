@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import mpvm
-from family_oracle import play_out
+from family_oracle import play_out, play_match_for
 from shared_rules import team
 from shared_rules.cards import listed, pack
 from shared_rules.deal import dealt
@@ -41,7 +41,7 @@ from shared_rules.deal import dealt
 from shared_rules.record import to_record
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
-from family_oracle import play_out
+from family_oracle import play_out, play_match_for
 for name, options, seed in json.loads(CASES):
     rules = Rules(name, **options)
     order = listed(pack(rules.ranks))
@@ -114,16 +114,9 @@ import json
 from shared_rules.family import new_match, match_from_dict
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
+from family_oracle import play_match_for
 for name, options, seed in json.loads(CASES):
-    m = new_match(Rules(name, **options), "classic", seed)
-    rng = Rng(seed)
-    for _ in range(seed * 5 + 3):
-        if m.deal.ended:
-            if m.over:
-                break
-            m.next_deal()
-        acts = m.deal.legal_actions()
-        m.apply(acts[rng.below(len(acts))])
+    m = play_match_for(new_match(Rules(name, **options), "classic", seed), Rng(seed), seed * 5 + 3)
     saved = json.dumps(m.to_dict())
     print(json.dumps([json.loads(saved), match_from_dict(json.loads(saved)).to_dict()]))
 """
@@ -135,14 +128,6 @@ def test_family_matches_save_and_restore_in_the_vm():
     cases = [[name, options, seed] for name, options in GAMES for seed in range(8)]
     got = _vm(VM_MATCHES, "CASES", cases)
     for (name, options, seed), (saved, restored) in zip(cases, got):
-        m = new_match(Rules(name, **options), "classic", seed)
-        rng = Rng(seed)
-        for _ in range(seed * 5 + 3):
-            if m.deal.ended:
-                if m.over:
-                    break
-                m.next_deal()
-            acts = m.deal.legal_actions()
-            m.apply(acts[rng.below(len(acts))])
+        m = play_match_for(new_match(Rules(name, **options), "classic", seed), Rng(seed), seed * 5 + 3)
         assert saved == json.loads(json.dumps(m.to_dict())), (name, options, seed)
         assert restored == saved
