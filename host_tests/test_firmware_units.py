@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from tools.sim import setup_paths
+from tools.sim import setup_paths, EventQueue
 from tools import sprites
 
 setup_paths()       # firmware/ on sys.path, as on the board
@@ -16,26 +16,11 @@ from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
 from sixtysix.game import greedy  # noqa: E402
 
 
-class Ev:
-    def __init__(self, n, pressed):
-        self.key_number = n
-        self.pressed = pressed
-        self.released = not pressed
-
-
-class Source:
-    def __init__(self):
-        self.q = []
-
-    def get(self):
-        return self.q.pop(0) if self.q else None
-
-
 def test_role_keys_repeat_only_moves_and_stop_on_release():
     now = [0.0]
-    src = Source()
+    src = EventQueue()
     k = keys.RoleKeys(src, ("ok", "menu", "left", "right"), lambda: now[0])
-    src.q.append(Ev(3, True))
+    src.put(3, True)
     assert k.poll() == "right"
     got = []
     for _ in range(100):            # one second in 10 ms polls
@@ -45,23 +30,23 @@ def test_role_keys_repeat_only_moves_and_stop_on_release():
             got.append(round(now[0], 2))
     assert got[0] == pytest.approx(keys.DELAY, abs=0.011)
     assert len(got) == 1 + int((1.0 - keys.DELAY) / keys.INTERVAL)
-    src.q.append(Ev(3, False))
+    src.put(3, False)
     now[0] += 1
     assert k.poll() is None
-    src.q.append(Ev(0, True))       # ok never repeats
+    src.put(0, True)       # ok never repeats
     assert k.poll() == "ok"
     now[0] += 2
     assert k.poll() is None
-    src.q.append(Ev(9, True))       # a key number the profile does not know
+    src.put(9, True)       # a key number the profile does not know
     assert k.poll() is None
 
 
 def test_quick_presses_are_all_seen():
-    src = Source()
+    src = EventQueue()
     k = keys.RoleKeys(src, ("ok", "menu", "left", "right"), lambda: 0.0)
     for n in (2, 2, 3, 0):
-        src.q.append(Ev(n, True))
-        src.q.append(Ev(n, False))
+        src.put(n, True)
+        src.put(n, False)
     assert [k.poll() for _ in range(4)] == ["left", "left", "right", "ok"]
 
 
