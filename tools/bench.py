@@ -35,24 +35,39 @@ def cpython_deals_per_s(rules, deals):
 
 
 def without_docstrings(src_dir, dst_dir):
-    """Copy a package with its docstrings removed.
+    """Copy a package (subpackages too) with its docstrings removed.
 
     The VM's MicroPython build keeps docstrings in the heap; CircuitPython's board builds
     do not compile them in, so the stripped figure is the one that applies on the board.
+    Only the docstring lines change (each becomes `pass`, line numbers kept): the code is
+    left byte for byte, because MicroPython compiles some spellings differently (ast.unparse
+    writes `a, b = (x, y)`, which allocates a tuple where `a, b = x, y` does not).
     """
     import ast
     os.makedirs(dst_dir, exist_ok=True)
     for name in os.listdir(src_dir):
+        src = os.path.join(src_dir, name)
+        if os.path.isdir(src) and os.path.exists(os.path.join(src, "__init__.py")):
+            without_docstrings(src, os.path.join(dst_dir, name))
+            continue
         if not name.endswith(".py"):
             continue
-        tree = ast.parse(open(os.path.join(src_dir, name), encoding="utf-8").read())
-        for node in ast.walk(tree):
+        text = open(src, encoding="utf-8").read()
+        lines = text.splitlines(keepends=True)
+        for node in ast.walk(ast.parse(text)):
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
                     and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-                body[0] = ast.Pass()
+                doc = body[0]
+                first, last = doc.lineno - 1, doc.end_lineno - 1
+                indent = lines[first][:doc.col_offset]
+                if lines[first][:doc.col_offset].strip() or lines[last][doc.end_col_offset:].strip():
+                    continue                  # shares a line with code: leave it
+                lines[first] = indent + "pass\n"
+                for i in range(first + 1, last + 1):
+                    lines[i] = "\n"
         with open(os.path.join(dst_dir, name), "w", encoding="utf-8") as f:
-            f.write(ast.unparse(tree))
+            f.write("".join(lines))
 
 
 def vm_figures(rules_name, deals):
