@@ -134,9 +134,32 @@ def make_display(width, height, headless, scale=1):
     key = (width, height, scale)
     if key not in _displays:
         PyGameDisplay = import_pygame_display(headless)
+        import busdisplay
         import pygame
 
         class SimDisplay(PyGameDisplay):
+            def _get_refresh_areas(self):
+                # what the board redraws: the dirty areas (PyGameDisplay redraws all)
+                return busdisplay.BusDisplay._get_refresh_areas(self)
+
+            def _refresh_area(self, area):
+                # PyGameDisplay's own sizes its buffer a pixel short for odd areas
+                import numpy as np
+                from displayio._area import Area
+                clipped = Area()
+                if not self._core.clip_area(area, clipped):
+                    return True
+                w, h = clipped.width(), clipped.height()
+                buffer = memoryview(bytearray(((w * h + 1) // 2) * 4)).cast("I")
+                mask = memoryview(bytearray((w * h // 32 + 1) * 4)).cast("I")
+                self._core.fill_area(clipped, mask, buffer)
+                px = np.frombuffer(buffer.tobytes()[:w * h * 2], dtype=">u2")
+                rgb = np.column_stack((((px >> 11) & 31) * 255 // 31, ((px >> 5) & 63) * 255 // 63,
+                                       (px & 31) * 255 // 31)).astype(np.uint8)
+                self._pygame_screen.blit(pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB"),
+                                         (clipped.x1, clipped.y1))
+                return True
+
             def _initialize(self, init_sequence):
                 super()._initialize(init_sequence)
                 self.screen = self._pygame_screen
@@ -213,10 +236,12 @@ class Sim:
 
     def idle(self):
         """True when the device waits for the player (nothing animating or thinking)."""
+        if self.app.wipe is not None or self.app.going is not None:
+            return False            # a screen is being replaced
         g = self.app.screen
         if not hasattr(g, "match"):
             return True
-        if g.table.busy():
+        if g.busy():
             return False
         if g.overlay is not None:
             return True
@@ -417,9 +442,8 @@ KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down"
 
 
 def play_window(sim, loops=None):
-    """Interactive play: pygame key events -> button events; the screen is redrawn after
-    every pass (a full Blinka redraw takes ~50 ms on a PC, so ~20 passes a second).
-    `loops` stops after that many passes (for tests)."""
+    """Interactive play: pygame key events -> button events; the app redraws what changed
+    after each frame (sim.show). `loops` stops after that many passes (for tests)."""
     import pygame
     labels = [str(x).lower() for x in getattr(sim.profile, "LABELS", ())]
     app = sim.boot()
@@ -441,7 +465,7 @@ def play_window(sim, loops=None):
                 if n is not None:
                     sim.events.put(n, ev.type == pygame.KEYDOWN)
         app.step()
-        sim.display.refresh()
+        pygame.time.wait(4)         # the app paces its frames; do not spin meanwhile
 
 
 def main(argv=None):

@@ -10,12 +10,20 @@ Everything platform-specific is passed in, so the same code runs on the board
     clock        seconds, for animation pacing and key repeat (time.monotonic)
     think_clock  the clock the computer's time limit is measured with, or None for
                  "no time limit" (the simulator's deterministic tests)
+    show         draws what changed on the screen (display.refresh), or None (tests that
+                 never look)
+
+The display does not refresh on its own: each pass of the loop that changed something
+ends with one refresh, so every frame is drawn whole and the next key is read as soon
+as it is out. A new screen replaces the old one a few layers a frame (ui.Wipe) over the
+felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
+import displayio
 from sixtysix import store, ui
 from sixtysix.keys import RoleKeys
 from sixtysix.settings import Settings
-from sixtysix.table import Sheet
+from sixtysix.table import Sheet, Layout
 
 FRAME = 1 / 30      # seconds per animation frame
 
@@ -40,16 +48,27 @@ class App:
         elif problem == store.OLD:
             self.notice = "Old settings: reset"
         self.apply_brightness()
-        self.sheet = Sheet(assets + "/cards.bmp")
+        try:
+            display.auto_refresh = False
+        except (AttributeError, NotImplementedError):
+            pass    # a display that only refreshes when asked
+        self.layout = lay = Layout(self.width, self.height)
+        self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
         ui.load_font(assets + "/font.bmp")
+        self.root = displayio.Group()
+        self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
+        display.root_group = self.root
         self.screen = None
+        self.wipe = None        # the screen being shown or hidden a few layers a frame
+        self.going = None       # the screen to open once the current one is hidden
         self.next_frame = 0.0
-        self.title()
+        self.set_screen(self.make_title(), wipe=False)    # drawn whole at power-on
 
     # ---- platform glue ---------------------------------------------------------
 
     def show_now(self):
-        """Get the screen out before a long computation (the computer thinking)."""
+        """Draw what changed: at the end of a frame, and before a long computation (the
+        computer thinking)."""
         if self._show is not None:
             self._show()
 
@@ -75,19 +94,35 @@ class App:
     # ---- screens -----------------------------------------------------------------
 
     def clear(self):
-        """Drop the current screen before building the next, so both never share RAM."""
+        """Drop the current screen (already hidden) before building the next, so both
+        never share RAM."""
+        if self.screen is not None:
+            self.root.remove(self.screen.group)
         self.screen = None
-        self.display.root_group = None
         gc.collect()
 
-    def set_screen(self, screen):
+    def set_screen(self, screen, wipe=True):
         self.screen = screen
-        self.display.root_group = screen.group
+        if wipe:
+            self.wipe = ui.Wipe(screen.group, True)
+            self.wipe.step()
+        self.root.append(screen.group)
+
+    def go(self, name):
+        """Leave for screen `name`: the current one goes a few layers a frame (the first
+        share now, as the key's answer), then `name` is built and comes the same way."""
+        self.going = name
+        self.wipe = ui.Wipe(self.screen.group, False)
+        if not self.wipe.step():
+            self.wipe = None
+
+    def make_title(self):
+        from sixtysix.screens import Title
+        return Title(self)
 
     def title(self):
-        from sixtysix.screens import Title
         self.clear()
-        self.set_screen(Title(self))
+        self.set_screen(self.make_title())
 
     def open(self, name):
         from sixtysix import screens
@@ -160,15 +195,27 @@ class App:
     # ---- the loop ------------------------------------------------------------------------
 
     def step(self):
-        """One pass of the main loop: input, then at most one animation frame."""
-        role = self.keys.poll()
+        """One pass of the main loop: input, then at most one frame (an animation frame or
+        a share of a screen change), then one refresh of what that frame changed. Keys
+        wait in the event queue while a screen changes."""
+        changing = self.wipe is not None or self.going is not None
+        role = None if changing else self.keys.poll()
         now = self.clock()
         if role is None and now < self.next_frame:
             return
         self.next_frame = now + FRAME
-        nxt = self.screen.tick(role)
-        if nxt is not None:
-            self.open(nxt)
+        if self.wipe is not None:
+            if not self.wipe.step():
+                self.wipe = None
+        elif self.going is not None:        # the old screen is hidden and drawn so
+            name = self.going               # removing it redraws nothing
+            self.going = None
+            self.open(name)
+        else:
+            nxt = self.screen.tick(role)
+            if nxt is not None:
+                self.go(nxt)
+        self.show_now()
 
     def run(self):
         while True:

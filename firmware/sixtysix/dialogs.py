@@ -1,7 +1,7 @@
 """Boxes over the table: the action menu, hints and notices, deal and match results.
 
-Each opens with `open_box`, which hangs a Group on the table and tells the game
-which function gets the buttons until the box closes (game.overlay).
+Each opens with `open_box`, which hangs a Group on the table (shown a few layers a frame)
+and tells the game which function gets the buttons until the box closes (game.overlay).
 """
 import gc
 import displayio
@@ -21,12 +21,12 @@ EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 def open_box(game, title, lines, items, handler):
     """A framed box with a title, text lines and a menu; `handler(role)` gets the keys."""
     lay = game.lay
-    w = min(lay.w - 16, 216)
+    w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
     h = 8 + (ui.LINE_H + 1) * (len(lines) + 1) + row * len(items)
     h = min(h, lay.h - 4)
     x = (lay.w - w) // 2
-    y = max(2, (lay.h - h) // 2 - (10 if lay.tall else 0))
+    y = max(2, (lay.h - h) // 2 - lay.box[1])
     chars = (w - 12) // ui.CHAR_W
     g = displayio.Group()
     g.append(ui.rect(x, y, w, h, ui.GOLD))
@@ -37,13 +37,17 @@ def open_box(game, title, lines, items, handler):
         g.append(ui.text(ui.fit(s, chars), x + 6, ty, ui.WHITE).view)
         ty += ui.LINE_H + 1
     menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row)
-    game.group.append(g)
+    game.show_box(g)
     game.overlay = (g, menu, handler)
+
+
+def box_width(lay):
+    return min(lay.w - 16, lay.box[0])
 
 
 def notice(game, title, text):
     """A wrapped message; any button closes it."""
-    w = min(game.lay.w - 16, 216)
+    w = box_width(game.lay)
 
     def close(role):
         game.close_overlay()

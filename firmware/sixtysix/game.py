@@ -14,7 +14,7 @@ from shared_rules import cards
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES, marriage_points
-from sixtysix import dialogs
+from sixtysix import dialogs, ui
 from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, FRAMES, PAUSE
 
@@ -80,7 +80,7 @@ class Game:
         self.team = match.rules.game in TEAM_GAMES
         self.n = match.players()
         self.names = NAMES[self.n]
-        self.table = Table(app.sheet, app.width, app.height, cards.pack(match.rules.ranks),
+        self.table = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
                            self.n, self.team)
         self.table.trump_slot.hidden = self.team      # the turn-up's place: two-handed deals only
         self.group = self.table.group
@@ -88,6 +88,8 @@ class Game:
         self.cursor = 0
         self.bid_choice = 0
         self.overlay = None        # (group, ListWidget or None, handler)
+        self.wipes = []            # boxes being shown or hidden: (ui.Wipe or None, group to drop)
+        self.pending = None        # a key pressed while cards moved, answered after them
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
@@ -179,25 +181,43 @@ class Game:
             x, y = lay.hand_xy(i, len(hand))
             if mine and i == self.cursor:
                 y -= lay.raise_px
-            out.append((c, (x, y), True, not (legal >> c & 1), lay.talon))
+            out.append((c, (x, y), not (legal >> c & 1), lay.talon))
             placed |= 1 << c
         slots = lay.places[self.n]
         for seat, c in (trick if trick is not None else on_table(d)):
             p = self.place(seat)
             via = lay.cpu_from if self.n == 2 and p == 2 else lay.offscreen(p)  # tall: its backs
-            out.append((c, slots[p], True, False, None if trick else via))
+            out.append((c, slots[p], False, None if trick else via))
             placed |= 1 << c
         turn_up = getattr(d, "trump_card", -1)
-        if turn_up >= 0 and not placed >> turn_up & 1:
-            out.append((turn_up, lay.trump, d.closed < 0, False, None))
+        if turn_up >= 0 and not placed >> turn_up & 1 and d.closed < 0:
+            out.append((turn_up, lay.trump, False, None))      # (closed: a back shows)
             placed |= 1 << turn_up
+        piles = self.table.piles
+        last = self.last_trick() if trick is None else None
+        if last:
+            x, y, dx, dy = lay.last[:4]
+            for i in range(2):
+                out.append((last[i], (x + i * dx, y + i * dy), False, None))
+                placed |= 1 << last[i]
         for c in range(32):
             if self.table.cards[c] is not None and not placed >> c & 1:
-                out.append((c, None, True, False, collect_to))
+                via = collect_to
+                for seat in range(len(d.hands)):        # won cards go onto their pile
+                    pile = piles[self.place(seat)]
+                    if pile is not None and d.won[seat] >> c & 1:
+                        via = (pile[1].x, pile[1].y)
+                out.append((c, None, False, via))
         if deal_in:
-            out = [(c, xy, f, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
-                   for c, xy, f, dm, _ in out]
+            out = [(c, xy, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
+                   for c, xy, dm, _ in out]
         return out
+
+    def last_trick(self):
+        """(lead, reply, winner seat) of the last trick where the layout shows it, else None."""
+        if self.table.last_label is None:
+            return None
+        return getattr(self.match.deal, "last_trick", None)
 
     def panel(self):
         d = self.match.deal
@@ -231,7 +251,14 @@ class Game:
         turn_up = 1 if d.trump_card >= 0 else 0
         s = "closed" if d.closed >= 0 else ("talon " + str(d.talon_left) if d.talon_left else "")
         backs = cards.count(d.hands[1 - self.me()]) if self.n == 2 else 0
-        self.table.set_talon(d.talon_left - turn_up if d.closed < 0 else 1, s, backs)
+        self.table.set_talon(d.talon_left - turn_up if d.closed < 0 else 1, s, backs,
+                             turn_up and d.closed >= 0)
+        if self.n == 2:
+            counts = [0] * 4
+            for seat in range(2):
+                counts[self.place(seat)] = d.tricks[seat]
+            last = self.last_trick()
+            self.table.set_piles(counts, "Last trick: " + self.who(last[2]) if last else "")
 
     def show(self, deal_in=False):
         """Lay out the current state (animated deal for a fresh deal)."""
@@ -271,13 +298,33 @@ class Game:
     # ---- moving on -----------------------------------------------------------------------
 
     def tick(self, role):
-        """One frame. Returns "title" to leave the table."""
+        """One frame. Returns "title" to leave the table.
+
+        A key pressed while cards move or a box comes or goes waits in `pending`, and
+        the animation hurries; the frame that answers a key also plays the first frame
+        of what the key started, so the answer is in that frame's refresh."""
         t = self.table
+        if role is not None and (self.wipes or t.busy()):
+            self.pending = role
+            t.hurry()
+            role = None
+        if self.wipes and self.wipe_frame():
+            return None
         if t.busy():
-            if role is None:
-                t.tick()
-                return None
-            t.finish()
+            t.tick()
+            return None
+        if role is None:
+            role, self.pending = self.pending, None
+        nxt = self.react(role)
+        if self.wipes:
+            self.wipe_frame()
+        elif t.busy():
+            t.tick()
+        return nxt
+
+    def react(self, role):
+        """Whatever is next once nothing moves: the box's answer, the result, the
+        computer's move, or the human's key."""
         if self.overlay is not None:
             return self.overlay[2](role) if role else None
         d = self.match.deal
@@ -298,6 +345,10 @@ class Game:
         if role is not None:
             return self.human(role)
         return None
+
+    def busy(self):
+        """True while anything is still to be drawn before the game waits for a key."""
+        return bool(self.wipes) or self.table.busy() or self.pending is not None
 
     def human(self, role):
         if self.bidding():
@@ -445,11 +496,35 @@ class Game:
 
     # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
+    def show_box(self, g):
+        """Hang box g on the table; it appears over the next few frames."""
+        self.wipes.append((ui.Wipe(g, True), None))
+        self.group.append(g)
+
     def close_overlay(self):
         if self.overlay is not None:
-            self.group.remove(self.overlay[0])
+            g = self.overlay[0]
             self.overlay = None
+            self.wipes.append((ui.Wipe(g, False), g))
+
+    def wipe_frame(self):
+        """One frame of the first box coming or going; True if it drew something. A box
+        that is gone is taken off the table a frame after it was drawn hidden, so
+        removing it redraws nothing."""
+        wipe, gone = self.wipes[0]
+        if wipe is None:
+            self.group.remove(gone)
+            self.wipes.pop(0)
             gc.collect()
+            if not self.wipes:
+                return False
+            wipe, gone = self.wipes[0]
+        if not wipe.step():
+            if gone is None:
+                self.wipes.pop(0)
+            else:
+                self.wipes[0] = (None, gone)
+        return True
 
     def action_menu(self):
         dialogs.action_menu(self)

@@ -1,12 +1,14 @@
-"""Small drawing helpers on top of displayio: colours, text, boxes, a list widget.
+"""Small drawing helpers on top of displayio: colours, text, boxes, a list widget, and
+the frame budget that keeps every refresh short.
 
 Text is a TileGrid over the font sheet (assets/font.bmp, made by tools/sprites.py
-from Terminus 12, the font of terminalio): a label costs one byte per character
-and changing it allocates nothing. (adafruit_display_text's bitmap_label was
-measured at ~30 KB of heap just to import; see the report.)
+from Terminus 12, the font of terminalio), kept in RAM (1 KB): a label costs one byte
+per character and changing it allocates nothing. (adafruit_display_text's bitmap_label
+was measured at ~30 KB of heap just to import; see the report.)
 """
 import displayio
 import vectorio
+from sixtysix import bmp
 
 FELT = 0x0B5D2A
 FELT_DARK = 0x073D1B
@@ -15,6 +17,11 @@ SOFT = 0xA8D5B4
 GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
+
+# Pixels one refresh may redraw. The dearest pixels are text over the felt (the font and
+# the felt both fetched, ~9 us each on the board: tools/devicecost.py), so 5,000 of them
+# stay inside a 50 ms frame with room for the frame's Python.
+FRAME_PIXELS = 5000
 
 CHAR_W = 6
 LINE_H = 12
@@ -40,7 +47,7 @@ def rect(x, y, w, h, color):
 
 def load_font(path):
     if not _font:
-        _font.append(displayio.OnDiskBitmap(path))
+        _font.append(bmp.load(path, False)[0])
 
 
 class Label:
@@ -108,9 +115,12 @@ def wrap(s, chars):
 
 
 class ListWidget:
-    """A vertical menu: a highlight bar moves behind the chosen line."""
+    """A vertical menu: a highlight bar moves behind the chosen line.
 
-    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE):
+    A line's label is only as wide as its longest text (`longest`, default the items
+    themselves): recolouring a label redraws all of it."""
+
+    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None):
         self.items = items
         self.index = 0
         self.x = x
@@ -118,9 +128,10 @@ class ListWidget:
         self.row_h = row_h
         self.bar = rect(x, y, width, row_h, GOLD)
         group.append(self.bar)
-        chars = (width - 6) // CHAR_W
+        room = (width - 6) // CHAR_W
         self.labels = []
         for i, s in enumerate(items):
+            chars = min(room, max(len(s), longest[i] if longest else 0))
             lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
             group.append(lab.view)
             self.labels.append(lab)
@@ -146,3 +157,43 @@ class ListWidget:
         elif role == "ok":
             return self.index
         return None
+
+
+def leaves(group, scale=1, out=None):
+    """[(layer, pixels it covers)] of every visible TileGrid and shape under group."""
+    if out is None:
+        out = []
+    for i in range(len(group)):
+        item = group[i]
+        if isinstance(item, displayio.Group):
+            if not item.hidden:
+                leaves(item, scale * item.scale, out)
+        elif not item.hidden:
+            if isinstance(item, displayio.TileGrid):
+                area = item.width * item.tile_width * item.height * item.tile_height
+            else:
+                area = item.width * item.height
+            out.append((item, area * scale * scale))
+    return out
+
+
+class Wipe:
+    """Show (or hide) what a group holds a few layers a frame, within FRAME_PIXELS: a new
+    screen or a box builds up over a few short refreshes instead of one long one."""
+
+    def __init__(self, group, show):
+        self.show = show
+        self.items = leaves(group)
+        if show:
+            for item, _ in self.items:
+                item.hidden = True
+
+    def step(self):
+        """One frame's share; True while more is to come."""
+        spent = 0
+        items = self.items
+        while items and (spent == 0 or spent + items[0][1] <= FRAME_PIXELS):
+            item, area = items.pop(0)
+            item.hidden = not self.show
+            spent += area
+        return bool(items)

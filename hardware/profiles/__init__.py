@@ -15,7 +15,7 @@ display() and keys() only, so PC tools can read the constants.
 """
 import sys
 
-PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789", "pajenicko_picopad")
 DEFAULT = "pico_display_pack"
 
 
