@@ -29,6 +29,9 @@ class Group:
     def remove(self, item):
         self._items.remove(item)
 
+    def pop(self, i=-1):
+        return self._items.pop(i)
+
     def __len__(self):
         return len(self._items)
 

@@ -125,6 +125,38 @@ class FakeClock:
 _displays = {}
 
 
+def like_the_board():
+    """Make Blinka's displayio mark dirty what CircuitPython's does (so the simulator's
+    redraws, and tools/devicecost.py's estimates, are the board's).
+
+    Both differences serve Blinka's background refresh thread, which the simulator never
+    runs (auto_refresh is off); see shared-module/displayio/TileGrid.c:
+      * a TileGrid taken out of its group: CircuitPython redraws where it was last drawn,
+        nothing if it was drawn hidden; Blinka adds where it is now;
+      * after a whole-screen refresh CircuitPython forgets every change it drew; Blinka
+        keeps them and draws them all again at the next refresh."""
+    import displayio
+    tilegrid = displayio.TileGrid
+    if getattr(tilegrid, "_like_the_board", False):
+        return
+
+    def previous_area(self, area):
+        if self._previous_area.x1 == self._previous_area.x2:
+            return False
+        self._previous_area.copy_into(area)
+        return True
+
+    full = tilegrid._prepare_full_refresh
+
+    def prepare_full_refresh(self):
+        full(self)
+        self._needs_refresh = False
+
+    tilegrid._get_previous_area = previous_area
+    tilegrid._prepare_full_refresh = prepare_full_refresh
+    tilegrid._like_the_board = True
+
+
 def make_display(width, height, headless, scale=1):
     """A PyGameDisplay of the board's size (one per process: pygame has one window).
 
@@ -134,6 +166,7 @@ def make_display(width, height, headless, scale=1):
     key = (width, height, scale)
     if key not in _displays:
         PyGameDisplay = import_pygame_display(headless)
+        like_the_board()
         import busdisplay
         import pygame
 

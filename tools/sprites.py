@@ -12,8 +12,9 @@ is stored as tiles: every card is cut into TILE_W x TILE_H cells and each distin
 kept once. NAME.bmp is a 4-bit sheet of those distinct tiles (tile 0 fully transparent;
 about 3 KB of RAM for 32x44 cards instead of 24 KB for the whole cards at 4 bits), and
 NAME-map.bmp an 8-bit image of tile numbers: card n (card = suit * 8 + rank, the engine's
-numbering; then the back, then the empty-place outline) is rows n*H/TILE_H.. of it, one
-pixel per cell. A card on screen is then a TileGrid of W/TILE_W x H/TILE_H tiles.
+numbering; then the back) is rows n*H/TILE_H.. of it, one pixel per cell. A card on
+screen is then a TileGrid of W/TILE_W x H/TILE_H tiles. (The empty places on the table
+are outlines the firmware draws in the art's "slot" colour, palette entry SLOT_COLOR.)
 
 font.bmp is a 1-bit sheet of 6x12 glyphs: tile n is character 32 + n for
 printable ASCII, then the four suit symbols (clubs, spades, hearts, diamonds).
@@ -40,8 +41,8 @@ GLYPH_W, GLYPH_H = 6, 12
 FONT_COLUMNS = 16
 
 BACK = 32
-SLOT = 33
-TILES = 34             # card images per size: 32 faces, the back, the empty place
+TILES = 33             # card images per size: 32 faces and the back
+SLOT_COLOR = 7         # the palette entry of the "slot" colour (art/cards.txt order)
 TILE_W, TILE_H = 8, 4  # the cells cards are cut into
 SHEET_COLUMNS = 16     # tiles per row of NAME.bmp
 RANKS = "ATKQJ987"
@@ -152,22 +153,9 @@ def back(art, size):
     return c
 
 
-def slot(art, size):
-    """An empty place on the table: outline only, transparent inside."""
-    _, w, h, _ = size
-    c = blank_card(art, 0, w, h)
-    s = _index(art, "slot")
-    edge = _index(art, "edge")
-    for row in c.px:
-        for x, v in enumerate(row):
-            if v == edge:
-                row[x] = s
-    return c
-
-
 def cards(art, size):
     """The TILES card images of one size, in sheet order."""
-    return [face(art, size, n) for n in range(32)] + [back(art, size), slot(art, size)]
+    return [face(art, size, n) for n in range(32)] + [back(art, size)]
 
 
 def tiled(images, w, h):
@@ -232,6 +220,8 @@ GREYS = [i * 0x010101 for i in range(256)]   # the map's palette: tile n drawn a
 def render(art_text):
     """{file name: BMP bytes} for every card size in the art."""
     art = parse_art(art_text)
+    if _index(art, "slot") != SLOT_COLOR:
+        raise ValueError("art/cards.txt: the slot colour must be colour %d" % SLOT_COLOR)
     colors = [c[2] for c in art["colors"]]
     out = {}
     for size in art["cards"]:

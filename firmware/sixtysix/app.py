@@ -15,8 +15,8 @@ Everything platform-specific is passed in, so the same code runs on the board
 
 The display does not refresh on its own: each pass of the loop that changed something
 ends with one refresh, so every frame is drawn whole and the next key is read as soon
-as it is out. A new screen replaces the old one a few layers a frame (ui.Wipe) over the
-felt that stays, so no refresh redraws the whole screen after the first.
+as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, ui.Show)
+over the felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
 import displayio
@@ -59,7 +59,7 @@ class App:
         self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
         display.root_group = self.root
         self.screen = None
-        self.wipe = None        # the screen being shown or hidden a few layers a frame
+        self.wipe = None        # the screen being shown or hidden a few layers a frame (ui)
         self.going = None       # the screen to open once the current one is hidden
         self.next_frame = 0.0
         self.set_screen(self.make_title(), wipe=False)    # drawn whole at power-on
@@ -94,7 +94,7 @@ class App:
     # ---- screens -----------------------------------------------------------------
 
     def clear(self):
-        """Drop the current screen (already hidden) before building the next, so both
+        """Drop the current screen (already emptied) before building the next, so both
         never share RAM."""
         if self.screen is not None:
             self.root.remove(self.screen.group)
@@ -104,15 +104,16 @@ class App:
     def set_screen(self, screen, wipe=True):
         self.screen = screen
         if wipe:
-            self.wipe = ui.Wipe(screen.group, True)
-            self.wipe.step()
+            self.wipe = ui.Show(screen.group)
+            if not self.wipe.step():
+                self.wipe = None
         self.root.append(screen.group)
 
     def go(self, name):
         """Leave for screen `name`: the current one goes a few layers a frame (the first
         share now, as the key's answer), then `name` is built and comes the same way."""
         self.going = name
-        self.wipe = ui.Wipe(self.screen.group, False)
+        self.wipe = ui.Clear(self.screen.group, self.width, self.height, ui.SHAPE_US + 1)
         if not self.wipe.step():
             self.wipe = None
 
@@ -147,9 +148,9 @@ class App:
     def start(self, match, level, fresh):
         from sixtysix.game import Game
         self.clear()
-        self.set_screen(Game(self, match, level, fresh))
-        if fresh:
-            self.save_match(self.screen)
+        game = Game(self, match, level, fresh)
+        game.unsaved = fresh        # saved once its deal is on the table (Game.save)
+        self.set_screen(game)
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -207,7 +208,7 @@ class App:
         if self.wipe is not None:
             if not self.wipe.step():
                 self.wipe = None
-        elif self.going is not None:        # the old screen is hidden and drawn so
+        elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
             self.going = None
             self.open(name)

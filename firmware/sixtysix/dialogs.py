@@ -19,7 +19,11 @@ EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 
 
 def open_box(game, title, lines, items, handler):
-    """A framed box with a title, text lines and a menu; `handler(role)` gets the keys."""
+    """A framed box with a title, text lines and a menu; `handler(role)` gets the keys.
+
+    The box is built as horizontal bands (frame, inside and the text of a strip), and the
+    menu: it appears a band or two a frame and leaves the same way, so no refresh
+    redraws the whole box."""
     lay = game.lay
     w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
@@ -28,15 +32,31 @@ def open_box(game, title, lines, items, handler):
     x = (lay.w - w) // 2
     y = max(2, (lay.h - h) // 2 - lay.box[1])
     chars = (w - 12) // ui.CHAR_W
+    texts = [(title, ui.GOLD)] + [(s, ui.WHITE) for s in lines]
     g = displayio.Group()
-    g.append(ui.rect(x, y, w, h, ui.GOLD))
-    g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
-    g.append(ui.text(ui.fit(title, chars), x + 6, y + 4, ui.GOLD).view)
-    ty = y + 4 + ui.LINE_H + 1
-    for s in lines:
-        g.append(ui.text(ui.fit(s, chars), x + 6, ty, ui.WHITE).view)
-        ty += ui.LINE_H + 1
-    menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row)
+    # a band (its inside, and a line of text over it) is a frame's drawing
+    bands = max(1, -(-h * w * (ui.TILE_US + ui.SHAPE_US) // ui.FRAME_US))
+    for i in range(bands):
+        top, bottom = y + h * i // bands, y + h * (i + 1) // bands
+        band = displayio.Group()
+        band.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
+        band.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
+        inner_top, inner_bottom = max(top, y + 2), min(bottom, y + h - 2)
+        if inner_bottom > inner_top:
+            band.append(ui.rect(x + 2, inner_top, w - 4, inner_bottom - inner_top, ui.FELT_DARK))
+        if top < y + 2:
+            band.append(ui.rect(x + 2, y, w - 4, 2, ui.GOLD))
+        if bottom > y + h - 2:
+            band.append(ui.rect(x + 2, y + h - 2, w - 4, 2, ui.GOLD))
+        for j, (s, color) in enumerate(texts):
+            ty = y + 4 + j * (ui.LINE_H + 1)
+            if top <= ty < bottom:
+                band.append(ui.text(ui.fit(s, chars), x + 6, ty, color).view)
+        g.append(band)
+    ty = y + 4 + len(texts) * (ui.LINE_H + 1)
+    menu_group = displayio.Group()
+    menu = ui.ListWidget(menu_group, items, x + 4, ty + 1, w - 8, row)
+    g.append(menu_group)
     game.show_box(g)
     game.overlay = (g, menu, handler)
 
@@ -111,7 +131,7 @@ def action_menu(game):
         if a == "hint":
             hint(game)
         elif a != "back":
-            game.act(a, me)
+            game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None
 
     open_box(game, "Your move", [], labels, chosen)
@@ -177,7 +197,7 @@ def deal_result(game):
         if m.over:
             match_result(game)
         else:
-            game.next_deal()
+            game.table.call(game.next_deal)     # once the box is gone
         return None
 
     open_box(game, title, lines, ["Match result" if m.over else "Next deal"], done)

@@ -16,7 +16,7 @@ from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES, marriage_points
 from sixtysix import dialogs, ui
 from sixtysix.dialogs import HUMAN
-from sixtysix.table import Table, FRAMES, PAUSE
+from sixtysix.table import Table, PAUSE
 
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.5}   # seconds the computer may think
 NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
@@ -82,14 +82,17 @@ class Game:
         self.names = NAMES[self.n]
         self.table = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
                            self.n, self.team)
-        self.table.trump_slot.hidden = self.team      # the turn-up's place: two-handed deals only
+        ui.set_hidden(self.table.trump_slot, self.team)   # the turn-up's place: two-handed deals only
         self.group = self.table.group
         self.lay = self.table.lay
         self.cursor = 0
         self.bid_choice = 0
-        self.overlay = None        # (group, ListWidget or None, handler)
-        self.wipes = []            # boxes being shown or hidden: (ui.Wipe or None, group to drop)
+        self.overlay = None        # (group, ListWidget, handler)
+        self.wipes = []            # boxes coming (ui.Show, None) or going (ui.Clear, the box)
         self.pending = None        # a key pressed while cards moved, answered after them
+        self.shown_last = None     # the last trick (lead, reply, winner) on show, if shown
+        self.unsaved = False       # an action to save once its cards have settled
+        self.deal_over = False     # ... and it ended the deal (statistics to count)
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
@@ -194,7 +197,9 @@ class Game:
             out.append((turn_up, lay.trump, False, None))      # (closed: a back shows)
             placed |= 1 << turn_up
         piles = self.table.piles
-        last = self.last_trick() if trick is None else None
+        if trick is None:
+            self.shown_last = self.last_trick()
+        last = self.shown_last          # (while a finished trick shows, the one before stays)
         if last:
             x, y, dx, dy = lay.last[:4]
             for i in range(2):
@@ -218,6 +223,21 @@ class Game:
         if self.table.last_label is None:
             return None
         return getattr(self.match.deal, "last_trick", None)
+
+    def dealing(self):
+        """The deal as steps: the hand comes in packets of three (as the rules deal it),
+        each flying from the talon as one card that then fans out into three. One card
+        in flight costs a frame what one card costs, however many it stands for."""
+        final = self.targets(deal_in=True)
+        talon = self.lay.talon
+        hand = [t for t in final if t[3] == talon]
+        steps = [[t for t in final if t[3] != talon]]
+        for k in range(0, len(hand), 3):
+            packet = hand[k:k + 3]
+            mid = packet[len(packet) // 2]
+            steps[-1].append(mid)
+            steps.append([(c, xy, dim, mid[1]) for c, xy, dim, _ in packet if c != mid[0]])
+        return steps
 
     def panel(self):
         d = self.match.deal
@@ -264,7 +284,8 @@ class Game:
         """Lay out the current state (animated deal for a fresh deal)."""
         self.refresh_texts()
         if deal_in:
-            self.table.goto(self.targets(deal_in=True), FRAMES + 2)
+            for step in self.dealing():
+                self.table.goto(step, self.lay.frames[1])
         else:
             self.table.goto(self.targets(), 0)
         if self.team:
@@ -308,10 +329,16 @@ class Game:
             self.pending = role
             t.hurry()
             role = None
-        if self.wipes and self.wipe_frame():
+        if self.wipes:
+            self.wipe_frame()
             return None
         if t.busy():
             t.tick()
+            return None
+        if self.unsaved:
+            if role is not None:
+                self.pending = role
+            self.save()
             return None
         if role is None:
             role, self.pending = self.pending, None
@@ -319,7 +346,7 @@ class Game:
         if self.wipes:
             self.wipe_frame()
         elif t.busy():
-            t.tick()
+            t.tick(ui.FRAME_US // 2)    # half: the texts the answer changed share the frame
         return nxt
 
     def react(self, role):
@@ -347,8 +374,9 @@ class Game:
         return None
 
     def busy(self):
-        """True while anything is still to be drawn before the game waits for a key."""
-        return bool(self.wipes) or self.table.busy() or self.pending is not None
+        """True while anything is still to be drawn or saved before the game waits for a
+        key."""
+        return bool(self.wipes) or self.table.busy() or self.pending is not None or self.unsaved
 
     def human(self, role):
         if self.bidding():
@@ -393,7 +421,7 @@ class Game:
             if seat == self.me():
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
-        self.app.save_match(self)
+        self.unsaved = True
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -420,7 +448,9 @@ class Game:
         elif d.ended and d.result[2] == "wrong-declaration":
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
-        frames = FRAMES // 2 if self.watching() else FRAMES
+        frames = self.lay.frames[0]
+        if self.watching():
+            frames //= 2
         if sum(d.tricks) > tricks:
             # a trick was completed: show it, then sweep it to the winner
             self.table.goto(self.targets(trick=before + [(seat, action & 31)]), frames)
@@ -437,10 +467,21 @@ class Game:
             self.table.goto(self.targets(), frames)
         if d.ended:
             self.score_before = score
-            self.app.deal_ended(self)
+            self.deal_over = True
         else:
             self.table.call(self.prompt)
         return True
+
+    def save(self):
+        """Save the match (and count a finished deal). It waits until the action's cards
+        have settled: saving takes a long frame, which would stop them mid-flight or
+        hold back the key's first answer. A power cut before it loses that one action,
+        which the match then simply asks for again."""
+        self.unsaved = False
+        self.app.save_match(self)
+        if self.deal_over:
+            self.deal_over = False
+            self.app.deal_ended(self)
 
     def computer_closes(self):
         """Russian rules: the computer may close before the human leads."""
@@ -497,34 +538,25 @@ class Game:
     # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
     def show_box(self, g):
-        """Hang box g on the table; it appears over the next few frames."""
-        self.wipes.append((ui.Wipe(g, True), None))
+        """Hang box g on the table; its bands appear over the next few frames."""
+        self.wipes.append((ui.Show(g), None))
         self.group.append(g)
 
     def close_overlay(self):
+        """Take the box off, a band or two a frame."""
         if self.overlay is not None:
             g = self.overlay[0]
             self.overlay = None
-            self.wipes.append((ui.Wipe(g, False), g))
+            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, ui.TILE_US + ui.SHAPE_US), g))
 
     def wipe_frame(self):
-        """One frame of the first box coming or going; True if it drew something. A box
-        that is gone is taken off the table a frame after it was drawn hidden, so
-        removing it redraws nothing."""
+        """One frame of the first box coming or going."""
         wipe, gone = self.wipes[0]
-        if wipe is None:
-            self.group.remove(gone)
-            self.wipes.pop(0)
-            gc.collect()
-            if not self.wipes:
-                return False
-            wipe, gone = self.wipes[0]
         if not wipe.step():
-            if gone is None:
-                self.wipes.pop(0)
-            else:
-                self.wipes[0] = (None, gone)
-        return True
+            self.wipes.pop(0)
+            if gone is not None:
+                self.group.remove(gone)          # empty now: removing it redraws nothing
+                gc.collect()
 
     def action_menu(self):
         dialogs.action_menu(self)
@@ -546,7 +578,7 @@ class Game:
         self.match.next_deal()
         self.shown_result = False
         self.score_before = None
-        self.app.save_match(self)
+        self.unsaved = True
         self.cursor = 0
         self.bid_choice = 0
         self.show(deal_in=True)

@@ -5,6 +5,8 @@ how wide the display is. A description is a dict of plain numbers (x, y in pixel
 card places are the top-left corner of a card):
 
   card, sheet      card size and the sprite sheet drawn at that size (assets/SHEET.bmp)
+  frames           (a flight, a dealt packet): frames a card takes across the table; fewer
+                   where cards are bigger (each frame of them costs more to draw)
   battery, title_battery   (x, y, w, h) kept free for a battery symbol on the table
                    and on the title
   heading          (x, y, scale) of a screen's title text; body_y: where the text under it starts
@@ -32,7 +34,7 @@ Each description is built by a function, so only the screen's own takes heap.
 def compact():
     """Pico Display Pack and the loose 1.14" module: everything in one landscape strip."""
     return {
-        "card": (32, 44), "sheet": "cards", "battery": (152, 2, 30, 10),
+        "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (152, 2, 30, 10),
         "heading": (8, 4, 2), "body_y": 27, "fan": (140, 13, 18, 3), "menu": (6, 40, 110, 15),
         "title_battery": (214, 1, 24, 10), "settings_row": 13, "box": (216, 0),
         "hand_y": 89, "raise_px": 6, "stride": 34, "hand_x": (2, 238),
@@ -48,7 +50,7 @@ def compact():
 def square():
     """Waveshare Pico-LCD-1.3, PicoSystem: the computer's hand shown as backs at the top."""
     return {
-        "card": (32, 44), "sheet": "cards", "battery": (150, 8, 30, 10),
+        "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (150, 8, 30, 10),
         "heading": (8, 4, 2), "body_y": 27, "fan": (140, 48, 18, 3), "menu": (6, 64, 110, 15),
         "title_battery": (214, 1, 24, 10), "settings_row": 18, "box": (216, 10),
         "hand_y": 188, "raise_px": 8, "stride": 38, "hand_x": (2, 238),
@@ -63,7 +65,7 @@ def square():
 def wide():
     """PicoPad, uGame 22: larger cards, both trick piles and the last trick beside the play."""
     return {
-        "card": (40, 56), "sheet": "cards-large", "battery": (290, 2, 26, 10),
+        "card": (40, 56), "sheet": "cards-large", "frames": (4, 3), "battery": (290, 2, 26, 10),
         "heading": (10, 6, 3), "body_y": 48, "fan": (196, 54, 22, 4), "menu": (10, 72, 150, 18),
         "title_battery": (290, 2, 26, 10), "settings_row": 18, "box": (260, 10),
         "hand_y": 178, "raise_px": 8, "stride": 44, "hand_x": (56, 318),

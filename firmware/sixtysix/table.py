@@ -2,24 +2,23 @@
 
 Every card of the pack owns a TileGrid showing its face (backs are TileGrids of their
 own: talon, the closed trump, the computer's hand, piles), so drawing a state is "put
-each card where it belongs". `goto(targets, 0)` jumps to a state,
-`goto(targets)` queues an animated step, `tick()` plays one frame.
+each card where it belongs". `goto(targets, 0)` jumps to a state, `goto(targets, n)`
+queues a step animated over n frames, `tick()` plays one frame.
 
 What a frame costs on the board is what displayio redraws: each moving card dirties the
 rectangle it leaves and the one it enters (tools/devicecost.py turns that into time).
 So a step does not move every card at once: its moves start one after another as the
-frame's pixel budget (ui.FRAME_PIXELS) allows, long flights first, and a short move
+frame's budget (ui.FRAME_US) allows, long flights first, and a short move
 (a card closing a gap in the hand) takes fewer frames than a flight.
 """
 import sys
 import displayio
 from sixtysix import bmp, ui
 
-BACK = 32           # card images on a sheet: 0-31 faces, then the back and the empty place
-SLOT = 33
-IMAGES = 34
-FRAMES = 6          # frames of a card's flight across the table
-SPEED = 9           # pixels a frame for short moves (closing up the hand)
+BACK = 32           # card images on a sheet: 0-31 faces, then the back
+IMAGES = 33
+SLOT_COLOR = 7      # the sheet's palette entry for an empty place's outline (tools/sprites.py)
+SPEED = 24          # pixels a frame for short moves (closing up the hand: one step)
 PAUSE = 14          # frames a finished trick stays on the table
 
 
@@ -49,7 +48,7 @@ class Sheet:
         self.dim.make_transparent(0)
 
     def tile(self, image, x=0, y=0):
-        """A new TileGrid showing card image `image` (a card, BACK or SLOT) at x, y."""
+        """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
         if self.cells is None:
             self.cells = bmp.load(self.map_path, False)[0]
         cells = self.cells
@@ -106,17 +105,23 @@ class Layout:
         return (x, 10)
 
 
-class Move:
-    """One card's way from (x0, y0) to (x1, y1) over `frames` frames."""
+OFF = -2000         # hidden cards wait here: off the screen, where redrawing costs nothing
 
-    def __init__(self, t, x0, y0, x1, y1, leaving, frames, flight, cost):
-        self.t = t
+
+class Move:
+    """Card c's way from (x0, y0) to (x1, y1) over `frames` frames; it shows (dimmed or
+    not) at (x0, y0) when the move starts, and hides at the end if it is `leaving`. A card
+    that only changes its look is a one-frame move that stays where it is."""
+
+    def __init__(self, c, x0, y0, x1, y1, dim, leaving, frames, flight, cost):
+        self.c = c
         self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.dim = dim
         self.leaving = leaving
         self.frames = frames
         self.frame = 0
         self.flight = flight    # across the table (over other cards), not a short shift
-        self.cost = cost        # pixels it dirties a frame (what it leaves and enters)
+        self.cost = cost        # us of drawing a frame (what it leaves and enters)
 
 
 class Table:
@@ -124,14 +129,17 @@ class Table:
         self.sheet = sheet
         self.lay = lay
         self.group = g = displayio.Group()     # over the app's felt
-        self.trump_slot = sheet.tile(SLOT, *lay.trump)
+        # empty places are outlines, not sheet tiles: nothing but a line to redraw when a
+        # card passes over them
+        slot = sheet.palette[SLOT_COLOR]
+        self.trump_slot = ui.outline(lay.trump[0], lay.trump[1], lay.cw, lay.ch, slot)
         g.append(self.trump_slot)
         self.trump_back = sheet.tile(BACK, *lay.trump)      # the turn-up once closed
         self.trump_back.hidden = True
         g.append(self.trump_back)
         for xy in lay.places[players]:
             if xy is not None:
-                g.append(sheet.tile(SLOT, *xy))
+                g.append(ui.outline(xy[0], xy[1], lay.cw, lay.ch, slot))
         self.talon = sheet.tile(BACK, *lay.talon)
         g.append(self.talon)
         self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
@@ -179,12 +187,13 @@ class Table:
         self.place = [None] * 32
         for c in range(32):
             if pack_mask >> c & 1:
-                t = sheet.tile(c)
+                t = sheet.tile(c, OFF, OFF)
                 t.hidden = True
                 self.cards[c] = t
                 g.append(t)
         sheet.done()
         self.queue = []
+        self.looks = []         # (TileGrid, hide it?, park it off the screen?) to do
         self.moves = None       # the step in progress: moves running
         self.waiting = None     # ... and moves still to start
         self.hurrying = False
@@ -192,16 +201,21 @@ class Table:
     # ---- immediate changes -------------------------------------------------------
 
     def to_front(self, t):
-        self.group.remove(t)
-        self.group.append(t)
+        g = self.group
+        if g[len(g) - 1] is not t:
+            g.remove(t)
+            g.append(t)
 
     def set_card(self, c, xy, dim=False):
         """Put card c at xy (or hide it with None) at once."""
         t = self.cards[c]
         self.place[c] = xy
+        self.look(t, t.hidden)                    # (drops a look still to come)
         if xy is None:
             t.hidden = True
-            return
+            xy = (OFF, OFF)                       # so showing it later redraws nothing here
+        else:
+            ui.set_hidden(t, False)
         shader = self.sheet.dim if dim else self.sheet.palette
         if t.pixel_shader is not shader:
             t.pixel_shader = shader
@@ -209,19 +223,15 @@ class Table:
             t.x = xy[0]
         if t.y != xy[1]:
             t.y = xy[1]
-        if t.hidden:
-            t.hidden = False
 
     def set_talon(self, backs, label, cpu_cards, trump_down=False):
         """Talon (or widow) back and its label, the turn-up face down (closed talon); the
         computer's backs where they show."""
-        self.talon.hidden = backs <= 0
-        self.trump_back.hidden = not trump_down
+        self.look(self.talon, backs <= 0)
+        self.look(self.trump_back, not trump_down)
         ui.set_text(self.talon_label, label)
         for i, t in enumerate(self.backs):
-            hide = i >= cpu_cards
-            if t.hidden != hide:
-                t.hidden = hide
+            self.look(t, i >= cpu_cards)
 
     def set_piles(self, counts, last_words):
         """Show each place's pile as big as its won tricks (counts by place): one back,
@@ -229,10 +239,19 @@ class Table:
         for place, pile in enumerate(self.piles):
             if pile is not None:
                 for i, t in enumerate(pile):
-                    if t.hidden != (counts[place] <= i):
-                        t.hidden = counts[place] <= i
+                    self.look(t, counts[place] <= i)
         if self.last_label is not None:
             ui.set_text(self.last_label, last_words)
+
+    def look(self, t, hide, park=False):
+        """Show or hide t from the next frame on, within the frames' budget (a deal's
+        fresh backs appear a few a frame)."""
+        for i, (u, _, _) in enumerate(self.looks):
+            if u is t:
+                self.looks.pop(i)
+                break
+        if t.hidden != hide or park:
+            self.looks.append((t, hide, park))
 
     def set_panel(self, lines):
         for i, lab in enumerate(self.panel):
@@ -243,8 +262,9 @@ class Table:
 
     # ---- animation -------------------------------------------------------------------
 
-    def goto(self, targets, frames=FRAMES):
-        """Queue one animated step: a list of (card, to_xy, dim, via).
+    def goto(self, targets, frames):
+        """Queue one animated step: a list of (card, to_xy, dim, via) over `frames` frames
+        (a flight's; shorter moves take fewer).
 
         A card not on the table yet flies in from `via` (or appears at to_xy when via
         is None); to_xy None sends a card off towards `via` and hides it there.
@@ -259,7 +279,7 @@ class Table:
         self.queue.append((fn, 0))
 
     def busy(self):
-        return self.moves is not None or bool(self.queue)
+        return self.moves is not None or bool(self.queue) or bool(self.looks)
 
     def hurry(self):
         """A key was pressed: play what is queued quickly (pauses skipped, each move in
@@ -280,69 +300,101 @@ class Table:
         moves = []
         for c, to_xy, dim, via in targets:
             t = self.cards[c]
+            here = self.place[c]
             if to_xy is None:                      # leave the table, towards `via`
-                if self.place[c] is None:
+                if here is None:
                     continue
-                start = (t.x, t.y)
                 self.place[c] = None
-                end = via
+                if via is None or not frames:
+                    self.look(t, True, True)
+                    continue
+                start, end = (t.x, t.y), via
             else:
-                if self.place[c] is not None:
-                    start = (t.x, t.y)
-                else:
-                    start = via if via is not None else to_xy
-                self.set_card(c, start, dim)
                 self.place[c] = to_xy
+                start = (t.x, t.y) if here is not None else (via if via is not None else to_xy)
                 end = to_xy
-            if end is not None and end != start and frames:
-                dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
-                flight = dx + dy >= ch
-                n = frames if flight else min(frames, (dx + dy + SPEED - 1) // SPEED)
-                step = (cw + dx // n + 1) * (ch + dy // n + 1)
-                moves.append(Move(t, start[0], start[1], end[0], end[1], to_xy is None, n,
-                                  flight, min(step, 2 * cw * ch)))
-            elif to_xy is None:
-                t.hidden = True
-            else:
-                self.set_card(c, end, dim)
+                shader = self.sheet.dim if dim else self.sheet.palette
+                if not frames or end == start and here is not None and t.pixel_shader is shader:
+                    self.set_card(c, end, dim)     # at once (or nothing changes)
+                    continue
+            dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
+            flight = dx + dy >= ch
+            n = frames if flight else max(1, min(frames, (dx + dy + SPEED - 1) // SPEED))
+            # a frame redraws the card where it arrives and the felt it uncovers: one
+            # rectangle around both while that is small, else the two places apart
+            card = cw * ch
+            step = min((cw + dx // n + 1) * (ch + dy // n + 1), 2 * card)
+            moves.append(Move(c, start[0], start[1], end[0], end[1], dim, to_xy is None, n,
+                              flight, card * ui.TILE_US + (step - card) * ui.SHAPE_US))
         if moves:
             # flights first (in the order given: a dealt hand arrives left to right),
-            # then the short moves
+            # then the short moves and new looks
             self.moves = []
             self.waiting = [m for m in moves if m.flight] + [m for m in moves if not m.flight]
 
-    def tick(self):
-        """Play one frame; True while anything is still to come."""
+    def tick(self, budget=ui.FRAME_US):
+        """Play one frame within `budget` (us of drawing); True while anything is still to
+        come."""
+        card = self.lay.cw * self.lay.ch
+        jump = card * (ui.TILE_US + ui.SHAPE_US)        # a move done in one frame
+        spent = 0
+        for m in self.moves or ():                       # cards already on their way
+            spent += jump if self.hurrying else m.cost
+        looks = self.looks
+        while looks:
+            t, hide, park = looks[0]
+            cost = ui.area(t) * (ui.SHAPE_US if hide else ui.TILE_US)
+            if spent and spent + cost > budget:
+                break
+            looks.pop(0)
+            ui.set_hidden(t, hide)
+            if park:
+                t.x = t.y = OFF
+            spent += cost
         while self.moves is None:
             if not self.queue:
                 self.hurrying = False
                 return False
+            if callable(self.queue[0][0]):
+                spent += ui.FRAME_US // 4           # what it changes: texts, mostly
             self._start()
         waiting = self.waiting
         if self.hurrying:
             waiting[:] = [m for m in waiting if m is not None]
-        jump = 2 * self.lay.cw * self.lay.ch       # a move done in one frame
-        spent = 0
-        for m in self.moves:
-            spent += jump if self.hurrying else m.cost
-        while waiting and (not self.moves or waiting[0] is None
-                           or spent + (jump if self.hurrying else waiting[0].cost) <= ui.FRAME_PIXELS):
-            m = waiting.pop(0)
+        fronted = False
+        while waiting:
+            m = waiting[0]
             if m is None:                          # a pause frame
+                waiting.pop(0)
                 break
-            if m.flight:
-                self.to_front(m.t)                 # flights pass over the other cards
+            # flights pass over the other cards, so they go to the front. Taking a card
+            # out of the group redraws where it was; displayio joins all that leaves a
+            # group in a frame into one rectangle, so a card on show goes to the front
+            # one a frame (a hidden one waits off the screen: nothing to redraw)
+            front = m.flight and not m.leaving
+            shown = front and not self.cards[m.c].hidden
+            cost = (jump if self.hurrying else m.cost) + (card * ui.TILE_US if shown else 0)
+            if shown and fronted or spent and spent + cost > budget:
+                break
+            waiting.pop(0)
+            if front:
+                self.to_front(self.cards[m.c])
+                fronted = fronted or shown
+            if not m.leaving:
+                self.set_card(m.c, (m.x0, m.y0), m.dim)
+                self.place[m.c] = (m.x1, m.y1)
             self.moves.append(m)
-            spent += jump if self.hurrying else m.cost
+            spent += cost
         for m in self.moves:
             m.frame = m.frames if self.hurrying else m.frame + 1
             f, n = m.frame, m.frames
-            m.t.x = m.x0 + (m.x1 - m.x0) * f // n
-            m.t.y = m.y0 + (m.y1 - m.y0) * f // n
+            t = self.cards[m.c]
+            t.x = m.x0 + (m.x1 - m.x0) * f // n
+            t.y = m.y0 + (m.y1 - m.y0) * f // n
         done = [m for m in self.moves if m.frame >= m.frames]
         for m in done:
             if m.leaving:
-                m.t.hidden = True
+                self.set_card(m.c, None)
             self.moves.remove(m)
         if not self.moves and not waiting:
             self.moves = None

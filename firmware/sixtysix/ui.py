@@ -18,10 +18,13 @@ GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
 
-# Pixels one refresh may redraw. The dearest pixels are text over the felt (the font and
-# the felt both fetched, ~9 us each on the board: tools/devicecost.py), so 5,000 of them
-# stay inside a 50 ms frame with room for the frame's Python.
-FRAME_PIXELS = 5000
+# What one refresh may cost the board, and what a redrawn pixel costs it (displayio
+# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
+# 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
+# felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
+FRAME_US = 40000
+TILE_US = 7
+SHAPE_US = 3
 
 CHAR_W = 6
 LINE_H = 12
@@ -43,6 +46,16 @@ def palette(color):
 
 def rect(x, y, w, h, color):
     return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
+
+
+def outline(x, y, w, h, color):
+    """A rectangle's one-pixel outline, corners left out (a softened card outline)."""
+    g = displayio.Group()
+    g.append(rect(x + 1, y, w - 2, 1, color))
+    g.append(rect(x + 1, y + h - 1, w - 2, 1, color))
+    g.append(rect(x, y + 1, 1, h - 2, color))
+    g.append(rect(x + w - 1, y + 1, 1, h - 2, color))
+    return g
 
 
 def load_font(path):
@@ -159,41 +172,123 @@ class ListWidget:
         return None
 
 
-def leaves(group, scale=1, out=None):
-    """[(layer, pixels it covers)] of every visible TileGrid and shape under group."""
-    if out is None:
-        out = []
-    for i in range(len(group)):
-        item = group[i]
-        if isinstance(item, displayio.Group):
-            if not item.hidden:
-                leaves(item, scale * item.scale, out)
-        elif not item.hidden:
-            if isinstance(item, displayio.TileGrid):
-                area = item.width * item.tile_width * item.height * item.tile_height
-            else:
-                area = item.width * item.height
-            out.append((item, area * scale * scale))
-    return out
+def set_hidden(item, hidden):
+    """Hide or show a layer only if that changes it: showing redraws it even when it was
+    already showing."""
+    if item.hidden != hidden:
+        item.hidden = hidden
 
 
-class Wipe:
-    """Show (or hide) what a group holds a few layers a frame, within FRAME_PIXELS: a new
-    screen or a box builds up over a few short refreshes instead of one long one."""
+def area(item):
+    """Pixels a TileGrid or shape covers (unscaled)."""
+    if isinstance(item, displayio.TileGrid):
+        return item.width * item.tile_width * item.height * item.tile_height
+    return item.width * item.height
 
-    def __init__(self, group, show):
-        self.show = show
-        self.items = leaves(group)
-        if show:
-            for item, _ in self.items:
-                item.hidden = True
+
+def drawn(part, scale=1):
+    """What drawing `part` (a layer or a group) costs when it first appears (us): each of
+    its visible layers' own area."""
+    if part.hidden:
+        return 0
+    if isinstance(part, displayio.Group):
+        scale *= part.scale
+        return sum(drawn(part[i], scale) for i in range(len(part)))
+    per = SHAPE_US
+    if isinstance(part, displayio.TileGrid):
+        # text (a two-colour palette) is mostly clear: what is under it shows too
+        per = TILE_US + SHAPE_US if len(part.pixel_shader) <= 2 else TILE_US
+    return area(part) * scale * scale * per
+
+
+# A screen or a box changes over a few frames, each within FRAME_US, the two ways
+# that match how displayio redraws: a layer appearing redraws its own area; layers taken
+# out of a group redraw, together, the one rectangle around where they were.
+
+class Show:
+    """Give a group (not yet drawn) its parts back a few a frame (a part too big for one
+    frame comes back empty, then its own parts a few a frame)."""
+
+    def __init__(self, group):
+        self.todo = []          # (group, part to append to it), in drawing order
+        self.take(group)
+
+    def take(self, group):
+        while len(group):
+            part = group.pop(0)
+            self.todo.append((group, part))
+            if isinstance(part, displayio.Group) and drawn(part) > FRAME_US:
+                self.take(part)
 
     def step(self):
         """One frame's share; True while more is to come."""
         spent = 0
+        todo = self.todo
+        while todo:
+            size = drawn(todo[0][1])
+            if spent and spent + size > FRAME_US:
+                break
+            group, part = todo.pop(0)
+            group.append(part)
+            spent += size
+        return bool(todo)
+
+
+def places(group, width, height, x0=0, y0=0, scale=1, out=None):
+    """[(layer, its group, (x1, y1, x2, y2) on a width x height screen)] of every
+    TileGrid and shape under group, top to bottom, left to right (clipped: a layer
+    parked off the screen covers nothing)."""
+    if out is None:
+        out = []
+    for i in range(len(group)):
+        item = group[i]
+        x, y = x0 + item.x * scale, y0 + item.y * scale
+        if isinstance(item, displayio.Group):
+            places(item, width, height, x, y, scale * item.scale, out)
+            continue
+        if isinstance(item, displayio.TileGrid):
+            w, h = item.width * item.tile_width, item.height * item.tile_height
+        else:
+            w, h = item.width, item.height
+        box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
+        out.append((box[1], box[0], item, group, box))
+    out.sort(key=lambda p: (p[0], p[1]))
+    return out
+
+
+class Clear:
+    """Take everything out of a group a few layers a frame, in reading order, so each
+    frame's rectangles (one per group things leave) stay within FRAME_US; `under` is what
+    a pixel of them costs with what stays beneath (a screen: mostly the felt; a box: the
+    table's cards and text)."""
+
+    def __init__(self, group, width, height, under):
+        self.items = places(group, width, height)
+        self.under = under
+
+    def step(self):
+        """One frame's share; True while more is to come."""
+        boxes = []                      # [group, x1, y1, x2, y2] of this frame's removals
+        spent = 0
         items = self.items
-        while items and (spent == 0 or spent + items[0][1] <= FRAME_PIXELS):
-            item, area = items.pop(0)
-            item.hidden = not self.show
-            spent += area
+        while items:
+            _, _, item, group, (a, b, c, d) = items[0]
+            if c > a and d > b:
+                box = None
+                for k in boxes:
+                    if k[0] is group:
+                        box = k
+                before = 0 if box is None else (box[3] - box[1]) * (box[4] - box[2])
+                grown = [group, a, b, c, d] if box is None else \
+                    [group, min(box[1], a), min(box[2], b), max(box[3], c), max(box[4], d)]
+                cost = ((grown[3] - grown[1]) * (grown[4] - grown[2]) - before) * self.under
+                if spent and spent + cost > FRAME_US:
+                    break
+                if box is None:
+                    boxes.append(grown)
+                else:
+                    box[1:] = grown[1:]
+                spent += cost
+            group.remove(item)
+            items.pop(0)
         return bool(items)
