@@ -1,4 +1,6 @@
-"""Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`.
+"""Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`;
+`python -m tools.bench --screens [--profiles a,b] [--no-vm]`: how fast the screen answers on
+every board profile, at the board's pace (tools/screenbench.py, tools/devicecost.py).
 
 Random-vs-random complete deals (tools/board_bench.play_deals, the loop a board runs) on
 CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
@@ -90,6 +92,25 @@ def vm_figures(rules_name, deals):
     return out
 
 
+def screens(args):
+    from tools import devicecost, screenbench
+    from tools.sim import setup_paths
+    setup_paths()
+    import profiles
+    names = args.profiles.split(",") if args.profiles else list(profiles.PROFILES)
+    rows = [screenbench.measure(name, deals=args.screen_deals, python=not args.no_vm) for name in names]
+    fetch, scenes = devicecost.fit()
+    model = {"costs_us": devicecost.COSTS, "fitted_fetch_us": {k: round(v, 2) for k, v in fetch.items()},
+             "calibration_ms": {k: [round(m, 1), round(e, 1)] for k, (m, e) in scenes.items()}}
+    if args.json:
+        print(json.dumps({"model": model, "screens": rows}))
+        return 0
+    print("device-cost model: fetch us/pixel %s; measured vs model (ms): %s" % (
+        model["fitted_fetch_us"], ", ".join("%s %d/%.0f" % (k, m, e) for k, (m, e) in model["calibration_ms"].items())))
+    print("\n".join(screenbench.report(rows)))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20000, help="CPython deals (default 20000)")
@@ -97,7 +118,14 @@ def main(argv=None):
     ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
     ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--screens", action="store_true",
+                    help="instead: scripted deals through the firmware on every board profile, priced "
+                         "per frame on the board (issue 12's figures)")
+    ap.add_argument("--profiles", help="--screens: comma-separated profile names (default: all)")
+    ap.add_argument("--screen-deals", type=int, default=2, help="--screens: deals per profile (default 2)")
     args = ap.parse_args(argv)
+    if args.screens:
+        return screens(args)
     rules = Rules(args.rules)
     out = {"rules": args.rules, "deals": args.deals,
            "deals_per_s": round(cpython_deals_per_s(rules, args.deals), 1)}

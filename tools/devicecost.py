@@ -247,7 +247,8 @@ def fixed_micros(counts, costs=COSTS, baudrate=DEFAULT_BAUDRATE):
 
 def fit():
     """Fetch costs (flash, ram, shape) that best explain MEASURED from CALIBRATION, and
-    the model's estimate of each measured scene with them: ({kind: us}, {scene: ms})."""
+    each scene's measured time (for the replayed scene's pixels) next to the model's:
+    ({kind: us}, {scene: (measured ms, model ms)})."""
     rows, want = [], []
     for name, counts in CALIBRATION.items():
         scale = counts["pixels"] / PLAY_PIXELS if name == "play" else 1.0
@@ -265,7 +266,7 @@ def fit():
     i = 0
     for name, counts in CALIBRATION.items():
         for source in ("flash", "ram"):
-            scenes[name + " " + source] = (float(a[i] @ x) + fixed_micros(counts)) / 1000
+            scenes[name + " " + source] = (want[i][1], (float(a[i] @ x) + fixed_micros(counts)) / 1000)
             i += 1
     return fetch, scenes
 

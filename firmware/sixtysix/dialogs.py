@@ -21,9 +21,10 @@ EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 def open_box(game, title, lines, items, handler):
     """A framed box with a title, text lines and a menu; `handler(role)` gets the keys.
 
-    The box is built as horizontal bands (frame, inside and the text of a strip), and the
-    menu: it appears a band or two a frame and leaves the same way, so no refresh
-    redraws the whole box."""
+    The box is built as horizontal bands, one a line of text (its piece of frame and
+    inside, and its text) and one a menu row, with the menu (its bar and labels) over
+    them: it appears a band or two a frame and leaves the same way, so no refresh draws
+    the whole box."""
     lay = game.lay
     w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
@@ -33,11 +34,13 @@ def open_box(game, title, lines, items, handler):
     y = max(2, (lay.h - h) // 2 - lay.box[1])
     chars = (w - 12) // ui.CHAR_W
     texts = [(title, ui.GOLD)] + [(s, ui.WHITE) for s in lines]
+    menu_y = y + 5 + len(texts) * (ui.LINE_H + 1)
+    cuts = [y + 4 + i * (ui.LINE_H + 1) for i in range(1, len(texts))]
+    cuts += [menu_y + i * row for i in range(len(items))]
+    cuts = [c for c in cuts if y < c < y + h] + [y + h]
     g = displayio.Group()
-    # a band (its inside, and a line of text over it) is a frame's drawing
-    bands = max(1, -(-h * w * (ui.TILE_US + ui.SHAPE_US) // ui.FRAME_US))
-    for i in range(bands):
-        top, bottom = y + h * i // bands, y + h * (i + 1) // bands
+    top = y
+    for bottom in cuts:
         band = displayio.Group()
         band.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
         band.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
@@ -48,14 +51,14 @@ def open_box(game, title, lines, items, handler):
             band.append(ui.rect(x + 2, y, w - 4, 2, ui.GOLD))
         if bottom > y + h - 2:
             band.append(ui.rect(x + 2, y + h - 2, w - 4, 2, ui.GOLD))
-        for j, (s, color) in enumerate(texts):
-            ty = y + 4 + j * (ui.LINE_H + 1)
+        for i, (s, color) in enumerate(texts):
+            ty = y + 4 + i * (ui.LINE_H + 1)
             if top <= ty < bottom:
                 band.append(ui.text(ui.fit(s, chars), x + 6, ty, color).view)
         g.append(band)
-    ty = y + 4 + len(texts) * (ui.LINE_H + 1)
+        top = bottom
     menu_group = displayio.Group()
-    menu = ui.ListWidget(menu_group, items, x + 4, ty + 1, w - 8, row)
+    menu = ui.ListWidget(menu_group, items, x + 4, menu_y, w - 8, row)
     g.append(menu_group)
     game.show_box(g)
     game.overlay = (g, menu, handler)

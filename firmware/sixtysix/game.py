@@ -96,6 +96,7 @@ class Game:
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
+        self.refresh_texts()       # before the screen shows: drawn with it, within its frames
         self.show(deal_in=fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
@@ -281,8 +282,12 @@ class Game:
             self.table.set_piles(counts, "Last trick: " + self.who(last[2]) if last else "")
 
     def show(self, deal_in=False):
-        """Lay out the current state (animated deal for a fresh deal)."""
-        self.refresh_texts()
+        """Lay out the current state (animated deal for a fresh deal: its new texts come
+        in a frame of their own, after the frame that dealt)."""
+        if deal_in:
+            self.table.call(self.refresh_texts)
+        else:
+            self.refresh_texts()
         if deal_in:
             for step in self.dealing():
                 self.table.goto(step, self.lay.frames[1])
@@ -322,8 +327,9 @@ class Game:
         """One frame. Returns "title" to leave the table.
 
         A key pressed while cards move or a box comes or goes waits in `pending`, and
-        the animation hurries; the frame that answers a key also plays the first frame
-        of what the key started, so the answer is in that frame's refresh."""
+        the animation hurries. The frame that answers a key shows what needs no frames
+        (texts, the cursor) and its animation starts in the next: the answer's Python
+        (the rules, the new places) is that frame's work."""
         t = self.table
         if role is not None and (self.wipes or t.busy()):
             self.pending = role
@@ -343,10 +349,8 @@ class Game:
         if role is None:
             role, self.pending = self.pending, None
         nxt = self.react(role)
-        if self.wipes:
-            self.wipe_frame()
-        elif t.busy():
-            t.tick(ui.FRAME_US // 2)    # half: the texts the answer changed share the frame
+        if t.busy() and not self.wipes:
+            t.tick(0)      # what needs no frames (the cursor); the frame is the answer's Python
         return nxt
 
     def react(self, role):
@@ -550,13 +554,22 @@ class Game:
             self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, ui.TILE_US + ui.SHAPE_US), g))
 
     def wipe_frame(self):
-        """One frame of the first box coming or going."""
+        """One frame of the first box coming or going. A box that has gone is taken off
+        the table a frame later: its parts' last removals must be drawn first, or
+        displayio would join them all into one rectangle."""
         wipe, gone = self.wipes[0]
-        if not wipe.step():
+        if wipe is None:
+            self.group.remove(gone)              # empty and drawn: redraws nothing
             self.wipes.pop(0)
-            if gone is not None:
-                self.group.remove(gone)          # empty now: removing it redraws nothing
-                gc.collect()
+            gc.collect()
+            if not self.wipes:
+                return
+            wipe, gone = self.wipes[0]
+        if not wipe.step():
+            if gone is None:
+                self.wipes.pop(0)
+            else:
+                self.wipes[0] = (None, gone)
 
     def action_menu(self):
         dialogs.action_menu(self)

@@ -333,18 +333,89 @@ class Table:
             self.waiting = [m for m in moves if m.flight] + [m for m in moves if not m.flight]
 
     def tick(self, budget=ui.FRAME_US):
-        """Play one frame within `budget` (us of drawing); True while anything is still to
-        come."""
+        """Play one frame within `budget` (us of drawing: a whole frame's always lets
+        something happen; 0 starts nothing new, only what needs no frames); True while
+        anything is still to come."""
+        queue = self.queue
+        if self.moves is None and queue and callable(queue[0][0]):
+            self._start()           # its Python (a new deal, an action) is the frame's work
+            return self.busy()
+        while self.moves is None and queue and not callable(queue[0][0]):
+            self._start()
+        if not self.hurrying and not (self.moves or self.waiting) and not self.looks:
+            return self.busy()
+        card = self.lay.cw * self.lay.ch
+        jump = card * (ui.TILE_US + ui.SHAPE_US)        # a move done in one frame
+        free = budget == ui.FRAME_US                    # the first thing fits, whatever it costs
+        spent = 0
+        for m in self.moves or ():                       # cards already on their way
+            spent += jump if self.hurrying else m.cost
+        waiting = self.waiting or []
+        if self.hurrying:
+            waiting[:] = [m for m in waiting if m is not None]
+        fronted = False
+        while waiting:
+            m = waiting[0]
+            if m is None:                          # a pause frame
+                waiting.pop(0)
+                break
+            # flights pass over the other cards, so they go to the front. Taking a card
+            # out of the group redraws where it was; displayio joins all that leaves a
+            # group in a frame into one rectangle, so a card on show goes to the front
+            # one a frame (a hidden one waits off the screen: nothing to redraw)
+            front = m.flight and not m.leaving
+            shown = front and not self.cards[m.c].hidden
+            cost = (jump if self.hurrying else m.cost) + (card * ui.TILE_US if shown else 0)
+            if shown and fronted or spent + cost > budget and not (free and spent == 0):
+                break
+            waiting.pop(0)
+            if front:
+                self.to_front(self.cards[m.c])
+                fronted = fronted or shown
+            if not m.leaving:
+                self.set_card(m.c, (m.x0, m.y0), m.dim)
+                self.place[m.c] = (m.x1, m.y1)
+            self.moves.append(m)
+            spent += cost
+        looks = self.looks                         # what shows or hides: with what is left
+        while looks:
+            t, hide, park = looks[0]
+            cost = ui.area(t) * (ui.SHAPE_US if hide else ui.TILE_US)
+            if spent + cost > budget and not (free and spent == 0):
+                break
+            looks.pop(0)
+            ui.set_hidden(t, hide)
+            if park:
+                t.x = t.y = OFF
+            spent += cost
+        for m in self.moves or ():
+            m.frame = m.frames if self.hurrying else m.frame + 1
+            f, n = m.frame, m.frames
+            t = self.cards[m.c]
+            t.x = m.x0 + (m.x1 - m.x0) * f // n
+            t.y = m.y0 + (m.y1 - m.y0) * f // n
+        if self.moves is not None:
+            for m in [m for m in self.moves if m.frame >= m.frames]:
+                if m.leaving:
+                    self.set_card(m.c, None)
+                self.moves.remove(m)
+            if not self.moves and not waiting:
+                self.moves = None
+                self.waiting = None
+        if self.moves is None and not queue and not looks:
+            self.hurrying = False
+        return self.busy()
         card = self.lay.cw * self.lay.ch
         jump = card * (ui.TILE_US + ui.SHAPE_US)        # a move done in one frame
         spent = 0
         for m in self.moves or ():                       # cards already on their way
             spent += jump if self.hurrying else m.cost
+        free = budget == ui.FRAME_US                    # the first thing fits, whatever it costs
         looks = self.looks
         while looks:
             t, hide, park = looks[0]
             cost = ui.area(t) * (ui.SHAPE_US if hide else ui.TILE_US)
-            if spent and spent + cost > budget:
+            if spent + cost > budget and not (free and spent == 0):
                 break
             looks.pop(0)
             ui.set_hidden(t, hide)
@@ -356,7 +427,7 @@ class Table:
                 self.hurrying = False
                 return False
             if callable(self.queue[0][0]):
-                spent += ui.FRAME_US // 4           # what it changes: texts, mostly
+                return True                # a call comes in a frame of its own
             self._start()
         waiting = self.waiting
         if self.hurrying:
@@ -374,7 +445,7 @@ class Table:
             front = m.flight and not m.leaving
             shown = front and not self.cards[m.c].hidden
             cost = (jump if self.hurrying else m.cost) + (card * ui.TILE_US if shown else 0)
-            if shown and fronted or spent and spent + cost > budget:
+            if shown and fronted or spent + cost > budget and not (free and spent == 0):
                 break
             waiting.pop(0)
             if front:
