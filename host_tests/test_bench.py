@@ -42,3 +42,17 @@ def test_bench_prints_json_figures():
     assert run.returncode == 0, run.stderr
     res = json.loads(run.stdout)
     assert res["deals"] == 200 and res["deals_per_s"] > 0
+
+
+def test_bench_prints_the_screen_figures_as_json():
+    run = subprocess.run([sys.executable, "-m", "tools.bench", "--screens", "--profiles", "waveshare_lcd_1in3",
+                          "--screen-deals", "1", "--no-vm", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", SDL_VIDEODRIVER="dummy"))
+    assert run.returncode == 0, run.stderr
+    res = json.loads(run.stdout)
+    (row,) = res["screens"]
+    assert row["profile"] == "waveshare_lcd_1in3" and row["size"] == [240, 240]
+    assert row["actions"]["play"]["n"] >= 5 and row["actions"]["play"]["pixels_worst"] > 0
+    assert row["frames"]["frame"]["worst_ms"] > 0 and "left out" in row["python"]
+    assert set(res["model"]["fitted_fetch_us"]) == {"flash", "ram", "shape"}

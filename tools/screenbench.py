@@ -195,7 +195,7 @@ def play_script(sim, deals):
         driver.act()
 
 
-def vm_python(sim):
+def vm_python(sim, replays=5):
     """Replay sim's key presses in the MicroPython VM frame by frame: each frame's
     Python time (ms on the board) and its thinking time, by step number."""
     import mpvm
@@ -252,7 +252,7 @@ def frame(i):
         # lengths, each frame's shortest time is the nearer. Each replay comes after a
         # first one that is not timed: Node compiles the VM's code as it first runs it.
         runs = []
-        for chunk in (25, 17, 31, 11, 41):
+        for chunk in (25, 17, 31, 11, 41)[:replays]:
             steps = [setup]
             for timed in (False, True):
                 steps.append("boot()")
@@ -307,13 +307,13 @@ def actions(sim):
     return rows
 
 
-def measure(profile, deals=2, seed=3, python=True):
+def measure(profile, deals=2, seed=3, python=True, replays=5):
     """The figures for one profile (see the module docstring) as a dict."""
     sim = Recorder(profile, seed)
     play_script(sim, deals)
     scale = None
     if python:
-        scale, times = vm_python(sim)
+        scale, times = vm_python(sim, replays)
         for f in sim.frames:
             ms, think, sig = times[f.step]
             if sig != f.signature:

@@ -423,7 +423,7 @@ def first_legal(deal, seat):
     return plays[0] if plays else acts[0]
 
 
-# The README's pictures: a table a few tricks into a deal, on both screen sizes.
+# The README's pictures: a table a few tricks into a deal, on every screen size.
 README_KEYS = """
 ok              # New match
 ok              # play a card
@@ -438,7 +438,8 @@ shot table
 def readme_shots():
     out = []
     for profile, name in (("pico_display_pack", "screenshot-table.png"),
-                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png")):
+                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png"),
+                          ("pajenicko_picopad", "screenshot-table-320x240.png")):
         sim = Sim(profile, headless=True, seed=3)
         sim.boot()
         sim.settle()

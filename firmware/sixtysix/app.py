@@ -20,6 +20,7 @@ over the felt that stays, so no refresh redraws the whole screen after the first
 """
 import gc
 import displayio
+import sixtysix
 from sixtysix import store, ui
 from sixtysix.keys import RoleKeys
 from sixtysix.settings import Settings
@@ -148,6 +149,7 @@ class App:
     def start(self, match, level, fresh):
         from sixtysix.game import Game
         self.clear()
+        sixtysix.forget("screens", "rulestext")     # not while the cards are out
         game = Game(self, match, level, fresh)
         game.unsaved = fresh        # saved once its deal is on the table (Game.save)
         self.set_screen(game)

@@ -11,8 +11,8 @@ So a step does not move every card at once: its moves start one after another as
 frame's budget (ui.FRAME_US) allows, long flights first, and a short move
 (a card closing a gap in the hand) takes fewer frames than a flight.
 """
-import sys
 import displayio
+import sixtysix
 from sixtysix import bmp, ui
 
 BACK = 32           # card images on a sheet: 0-31 faces, then the back
@@ -74,12 +74,9 @@ class Layout:
     def __init__(self, width, height):
         self.w = width
         self.h = height
-        import sixtysix
         from sixtysix import layouts
         d = layouts.for_screen(width, height)
-        # read once at power-on: drop the module so its code (~3 KB) leaves the heap
-        del sys.modules["sixtysix.layouts"]
-        del sixtysix.layouts
+        sixtysix.forget("layouts")                 # read once, at power-on
         for key in d:
             setattr(self, key, d[key])
         self.cw, self.ch = self.card
