@@ -11,7 +11,8 @@ import os
 import pytest
 
 import mpvm
-from shared_rules.record import replay, to_record
+from shared_rules.record import to_record
+from shared_rules.report import replay
 from shared_rules.match import Match
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
@@ -23,7 +24,7 @@ RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))
 
 VM_REPLAY = """
 import json
-from shared_rules.record import replay
+from shared_rules.report import replay
 for rec in json.loads(RECORDS):
     print(json.dumps(replay(rec)))
 """

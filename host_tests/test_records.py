@@ -1,6 +1,6 @@
 """Every scenario record (host_tests/records, host_tests/records_family and
 ../shared/records) replays to its `expect`,
-both through shared_rules.record.replay and through `python -m tools.replay` (file path
+both through shared_rules.report.replay and through `python -m tools.replay` (file path
 and standard input, exit code 0 for a clean replay, 1 for an error in the record).
 """
 import glob
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from shared_rules.record import replay
+from shared_rules.report import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
