@@ -32,10 +32,10 @@ def trick_winner(cards, trump):
     return w
 
 
-def team_allowed(hand, trick, trump, overtrump):
+def team_allowed(hand, trick, trump):
     """Cards a seat may play to a trick (RULES.md 6 and 7): any card on lead; else follow
     suit, beating the winning card if it is of the led suit and the seat can; void, trump
-    (four-handed: over a trump already winning if able, else any trump); else anything."""
+    (over a trump already winning if able, else any trump); else anything."""
     if not trick:
         return set(hand)
     lead = trick[0]
@@ -49,7 +49,7 @@ def team_allowed(hand, trick, trump, overtrump):
         return set(same)
     trumps = [c for c in hand if c[1] == trump]
     if trumps:
-        if overtrump and best[1] == trump:
+        if best[1] == trump:
             over = [c for c in trumps if beats(c, best, trump)]
             if over:
                 return set(over)
@@ -103,7 +103,7 @@ class TeamReferee:
             self.hands[self.n - 1].add(trump_card)
             self.trump = trump_card[1]
         self.widow = set(widow)
-        self.bids = []
+        self.to_call = set(range(self.n)) if game == "american" else set()   # seats still to bid or pass
         self.bid = 0
         self.bidder = None
         self.out = None
@@ -121,11 +121,11 @@ class TeamReferee:
         return seat % self.sides
 
     def bidding(self):
-        return self.game == "american" and len(self.bids) < self.n
+        return bool(self.to_call)
 
     def allowed_cards(self):
         cards = [c for _, c in self.trick]
-        return team_allowed(self.hands[self.turn], cards, self.trump, self.game == "four")
+        return team_allowed(self.hands[self.turn], cards, self.trump)
 
     def allowed(self):
         """Every action the seat to act may take, as ints."""
@@ -143,12 +143,17 @@ class TeamReferee:
     def apply(self, seat, action):
         assert seat == self.turn and action in self.allowed(), (seat, action)
         if action >= BID:
-            self.bids.append(action - BID)
+            # Each seat calls once, in turn; a seat whose partner overbids it (four players,
+            # under the moon) may call once more when its turn comes round again.
             if action > PASS:
+                if self.n == 4 and self.bidder == (seat + 2) % 4 and action - BID < 5:
+                    self.to_call.add(self.bidder)
                 self.bid = action - BID
                 self.bidder = seat
-            if len(self.bids) < self.n:
-                self.turn += 1
+            self.to_call.discard(seat)
+            later = [(seat + i) % self.n for i in range(1, self.n) if (seat + i) % self.n in self.to_call]
+            if later:
+                self.turn = later[0]
             elif self.bidder is None:
                 self.over = self.annulled = True
             else:

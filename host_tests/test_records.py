@@ -21,7 +21,7 @@ SHARED = sorted(glob.glob(os.path.join(ROOT, "..", "shared", "records", "*.json"
 FILES = OURS + SHARED
 IDS = [os.path.basename(os.path.dirname(f)) + "/" + os.path.basename(f)[:-5] for f in FILES]
 KEYS = ("status", "points", "tricks", "marriages", "winner", "game_points", "reason", "to_act",
-        "error_index", "error")
+        "error_index", "error", "bid", "bidder")
 
 
 def load(path):

@@ -43,7 +43,7 @@ SETS = {
                      "played_out": "carry", "first_dealer": "cut", "players": 3},
     "four-handed": {"pack": 32, "hand_size": 8, "players": 4, "exchange": "off",
                     "closing": "never", "declaring": False, "declare_marriage": False},
-    "american": {"players": 4, "target": 10, "exchange": "off", "closing": "never",
+    "american": {"players": 4, "target": 15, "exchange": "off", "closing": "never",
                  "declaring": False, "declare_marriage": False},
     "idiots": {"exchange": "off", "closing": "never", "declaring": False,
                "declare_marriage": False, "played_out": "higher"},
