@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md sections 5-8 (the family games), to check the engine.
+"""An independent reading of docs/RULES.md sections 5-8 (the family games), to check the engine.
 
 Written from the rules text, not from shared_rules/team.py or deal.py: cards are record
 names ("TH"), hands are sets, and each referee follows a deal action by action, says

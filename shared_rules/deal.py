@@ -1,4 +1,4 @@
-"""One two-handed deal: the state, its legal actions, and how it ends (RULES.md 2-4).
+"""One two-handed deal: the state, its legal actions, and how it ends (docs/RULES.md 2-4).
 
 Seat 0 is the forehand (leads first), seat 1 the dealer. Hands and won cards are
 bitmasks; playing allocates nothing. An illegal action raises IllegalMove and leaves

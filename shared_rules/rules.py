@@ -1,4 +1,4 @@
-"""Rule sets and their options (RULES.md sections 2-8).
+"""Rule sets and their options (docs/RULES.md sections 2-8).
 
 A rule set is a name plus named options; any option can be overridden alone, e.g.
 Rules("standard", target=5). The option names are the ones records use in "options".

@@ -1,5 +1,5 @@
 """Deals where every card is dealt and 2-4 seats play tricks: four-handed Sixty-Six
-(RULES.md 6) and North American Sixty-Six with its bidding (RULES.md 7).
+(docs/RULES.md 6) and North American Sixty-Six with its bidding (RULES.md 7).
 
 Seats number clockwise from the forehand (left of the dealer); the dealer is the last
 seat. With four seats, seats 0 and 2 form side 0 and seats 1 and 3 side 1; with two or
