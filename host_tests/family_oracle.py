@@ -3,10 +3,11 @@
 Written from the rules text, not from shared_rules/team.py or deal.py: cards are record
 names ("TH"), hands are sets, and each referee follows a deal action by action, says
 which cards the seat to act may play, and scores the deal by the tables of RULES.md.
-Also the random drivers the family tests share (legal actions only, seeded).
+Also the random drivers the family tests share (legal actions only, seeded) and the
+check that every card is in exactly one place.
 """
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, DRAW, BID, PASS
-from shared_rules.cards import name, listed, parse
+from shared_rules.cards import name, listed, parse, pack, mask_points
 
 ORDER = "ATKQJ987"
 VALUE = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
@@ -318,3 +319,25 @@ def play_match_for(match, rng, steps):
         match.apply(acts[rng.below(len(acts))])
     return match
 
+
+def team_places(deal):
+    """Masks of every place a card can be: hands (the moon partner's idle one too), the
+    trick on the table, the won piles, and the widow until the first trick takes it."""
+    places = list(deal.hands) + list(deal.won)
+    trick = 0
+    for c in deal.trick:
+        trick |= 1 << c
+    places.append(trick)
+    if deal.trick_count == 0:
+        places.append(deal.widow)
+    return places
+
+
+def check_one_place(places, rules):
+    """Every card of the pack in exactly one of the places; 120 card points among them."""
+    seen = 0
+    for m in places:
+        assert not seen & m, "a card is in two places: %s" % names(seen & m)
+        seen |= m
+    assert seen == pack(rules.ranks), "cards missing: %s" % names(pack(rules.ranks) & ~seen)
+    assert sum(mask_points(m) for m in places) == 120

@@ -17,9 +17,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck, assume
 
+from family_oracle import team_places, check_one_place
+from rules_oracle import card_places, snapshot
 from shared_rules import team
 from shared_rules.actions import DECLARE_MARRIAGE, EXCHANGE, CLOSE, DRAW
-from shared_rules.cards import listed, pack, mask_points, mask_of
+from shared_rules.cards import listed, pack, mask_points
 from shared_rules.deal import dealt as deal_two
 from shared_rules.errors import IllegalMove
 from shared_rules.overrides import USES
@@ -36,11 +38,6 @@ def new_deal(rules, seed):
     if rules.game in TEAM_GAMES:
         return team.dealt(rules, order)
     return deal_two(rules, order)
-
-
-def state(deal):
-    """Everything a deal holds (lists as tuples), without its rules and action log."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in vars(deal).items() if k not in ("rules", "log")}
 
 
 def seats(deal):
@@ -72,7 +69,7 @@ def accepted(deal, seat):
 def check_step(deal):
     """Every action of every seat: listed ones are accepted (tried on a copy), all others
     refused with a message and no trace."""
-    before = state(deal)
+    before = snapshot(deal)
     for seat in seats(deal):
         ok = accepted(deal, seat)
         for a in ACTIONS:
@@ -89,30 +86,13 @@ def check_step(deal):
                 assert str(e), "an IllegalMove needs a message"
             else:
                 raise AssertionError("seat %d: unlisted action %d accepted" % (seat, a))
-        assert state(deal) == before, "a refused action of seat %d changed the deal" % seat
-
-
-def places(deal):
-    """Masks of every place a card can be."""
-    out = list(deal.hands) + list(deal.won)
-    if deal.rules.game in TEAM_GAMES:
-        out.append(mask_of(deal.trick))
-        if deal.trick_count == 0:
-            out.append(deal.widow)
-    else:
-        out.append(mask_of(deal.stock[deal.top:]))
-        if deal.lead >= 0:
-            out.append(1 << deal.lead)
-    return out
+        assert snapshot(deal) == before, "a refused action of seat %d changed the deal" % seat
 
 
 def check_cards(deal):
-    seen = 0
-    for m in places(deal):
-        assert not seen & m, "a card is in two places"
-        seen |= m
-    assert seen == pack(deal.rules.ranks), "a card is missing"
-    assert sum(mask_points(m) for m in places(deal)) == 120
+    """Every card in one place, 120 points among them; the points counted for the won
+    cards are theirs, plus the last-trick 10 where it is scored."""
+    check_one_place(team_places(deal) if deal.rules.game in TEAM_GAMES else card_places(deal), deal.rules)
     won = 0
     for m in deal.won:
         won |= m
