@@ -88,6 +88,20 @@ def test_settings_round_trip():
     assert t.get("counting") == s.get("counting")
 
 
+def test_every_game_the_settings_offer_is_one_rules_accepts():
+    """Rules refuses options a game does not use or cannot play: the settings screen must
+    offer none of those (every rule set with every "Match to" choice)."""
+    games, targets = CHOICES[0][2], CHOICES[3][2]
+    s = Settings()
+    for g in range(len(games)):
+        for t in range(len(targets)):
+            s.index[0], s.index[3] = g, t
+            r = s.rules()
+            assert r.name == games[g].split()[0]
+            if t:
+                assert r.target == int(targets[t])
+
+
 def random_match(seed):
     r = random.Random(seed)
     name = NAMES[seed % len(NAMES)]
