@@ -8,8 +8,8 @@ Device: what the firmware's screens will do with a sixtysix.linkmatch.LinkedMatc
 without the screens: poll, save the session's bytes when changed, show the next move
 of the other device, start the next deal after a result, and let its player (random
 legal moves) and the computer players it holds act. power_cut() drops everything but
-the saved bytes and boots again; cut_before_save makes the cut land between a change
-and its save.
+the saved bytes and boots again; cut_before_save makes the cut land between a pass's
+changes and their save.
 """
 import random
 from collections import deque
@@ -145,16 +145,18 @@ class Device:
         self.boot()
 
     def save(self):
+        """As the firmware must: whenever the session changed, before its next poll."""
         s = self.session
-        if s.changed and not self.cut_before_save:
+        if s.changed:
             self.saved = s.to_bytes()
             s.changed = False
 
     def step(self, now):
-        """One pass of the main loop."""
+        """One pass of the main loop. With cut_before_save the pass ends without its save
+        (the power cut lands between its changes and their save)."""
         s = self.session
+        self.save()                     # what calls between passes changed (a key press)
         s.poll(now)
-        self.save()
         m = s.match
         if m is not None and m.deal.ended and not m.over and self.auto_next:
             m.next_deal()               # the result screen was dismissed
@@ -168,7 +170,8 @@ class Device:
             self.move(now)
         elif self.closer and self.rng.random() < 0.05 and s.request_close():
             self.requests += 1
-        self.save()
+        if not self.cut_before_save:
+            self.save()
 
     def move(self, now):
         s = self.session

@@ -485,3 +485,33 @@ def test_malformed_messages_never_crash_a_session():
             a.step(wire.now)
             wire.now += 1 / 30
         assert b.session.state() in (lm.IDLE, lm.OFFER, lm.PLAYING_NOW, lm.WAITING, lm.STOPPED, lm.OVER)
+
+
+@pytest.mark.parametrize("before_save", [False, True])
+@pytest.mark.parametrize("victim", [0, 1])
+def test_a_power_cut_at_any_pass_of_the_set_up_still_ends_in_one_fair_match(victim, before_save):
+    for at in range(12):                    # the set-up takes about 8 passes
+        wire, a, b = connected(seed=20 + at)
+        a.ready_at = b.ready_at = 1e9
+        assert a.session.propose(Rules("hoyle"))
+        passes = [0]
+
+        def events(now):
+            if b.session.state() == lm.OFFER:
+                b.session.accept()
+            if states(a, b) == (lm.IDLE, lm.IDLE):
+                a.session.propose(Rules("hoyle"))   # the proposal was lost with its save
+            if passes[0] == at:
+                d = (a, b)[victim]
+                d.cut_before_save = before_save
+                d.step(now)
+                d.cut_before_save = False
+                d.power_cut()
+            passes[0] += 1
+
+        assert run((a, b), wire, 30, events=events,
+                   until=lambda: states(a, b) == (lm.PLAYING_NOW, lm.PLAYING_NOW)), (at, states(a, b))
+        sa, sb = a.session, b.session
+        assert sa.match.to_dict() == sb.match.to_dict()
+        assert sa.match.rng.state == new_match(Rules("hoyle"), "casual",
+                                               fairseed.match_seed(sa.value, sb.value)).rng.state
