@@ -131,18 +131,26 @@ class Device:
         self.closer = True              # asks to close out of turn now and then (Russian rules)
         self.requests = 0
         self.computer_moves = 0         # moves this device made for computer players
+        self.link = None
+        self.resends_before = 0         # resends of the links that power cuts ended
         self.boot()
 
     def entropy(self, n):
         return bytes(self.rng.getrandbits(8) for _ in range(n))
 
     def boot(self):
+        if self.link is not None:
+            self.resends_before += self.link.resends
         self.link = Link(self.port, self.device_id, self.name, self.entropy, self.version)
         self.session = LinkedMatch(self.link, self.entropy, self.saved or None)
         self.boots += 1
 
     def power_cut(self):
         self.boot()
+
+    def resends(self):
+        """Frames this device sent again, over every boot."""
+        return self.resends_before + self.link.resends
 
     def save(self):
         """As the firmware must: whenever the session changed, before its next poll."""

@@ -151,7 +151,7 @@ def test_every_family_game_plays_to_the_end_with_faults_at_random(name, options)
     wire, a, b = started(Rules(name, **options), seed=seed, wire=wire)
     counts = {"pulls": 0, "cuts": 0}
     finish(wire, a, b, events=random_faults(wire, (a, b), random.Random(seed), counts))
-    assert counts["pulls"] and counts["cuts"] and a.link.resends + b.link.resends
+    assert counts["pulls"] and counts["cuts"] and a.resends() + b.resends()
     assert not a.refused and not b.refused
     sa = a.session
     computer = [p for p in range(len(sa.proposal.seats)) if sa.proposal.seats[p] == lm.COMPUTER]
