@@ -21,6 +21,7 @@ import pytest
 
 from deploy_fakes import make_repo, seed_cache
 from tools.deploy import cli
+from tools.deploy.rawrepl import RawRepl
 
 HERE = Path(__file__).resolve().parent
 VM = HERE / "vm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
@@ -70,6 +71,13 @@ class VMBoard:
         if self.node.poll() is None:
             self.node.kill()
             self.node.wait()
+
+
+@pytest.fixture(autouse=True)
+def quick_link(monkeypatch):
+    """The VM answers at once: shorter quiet periods than a real board needs."""
+    monkeypatch.setattr(RawRepl, "QUIET", 0.05)
+    monkeypatch.setattr(RawRepl, "PLAIN_PAUSE", 0)
 
 
 @pytest.fixture
