@@ -238,6 +238,8 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(load=load))
     monkeypatch.setitem(sys.modules, "microcontroller",
                         types.SimpleNamespace(nvm=bytearray(b"\xff" * 4096)))
+    monkeypatch.setitem(sys.modules, "storage",        # CIRCUITPY read-only to code: a normal boot
+                        types.SimpleNamespace(getmount=lambda path: types.SimpleNamespace(readonly=True)))
     monkeypatch.setenv("SIXTYSIX_PROFILE", "waveshare_lcd_1in3")
     monkeypatch.setattr(sixtysix.app.App, "run", lambda self: ran.setdefault("app", self))
     real_init = sixtysix.app.App.__init__

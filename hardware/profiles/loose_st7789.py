@@ -29,6 +29,7 @@ from profiles import _link, _st7789
 
 
 NAME = "Pico + loose ST7789 1.14in"
+BOARD_IDS = ("raspberry_pi_pico", "raspberry_pi_pico_w")
 WIDTH = 240
 HEIGHT = 135
 ROTATION = 270

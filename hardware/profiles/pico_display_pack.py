@@ -35,6 +35,7 @@ from profiles import _link, _st7789
 
 
 NAME = "Pimoroni Pico Display Pack"
+BOARD_IDS = ("raspberry_pi_pico", "raspberry_pi_pico_w")
 WIDTH = 240
 HEIGHT = 135
 ROTATION = 270

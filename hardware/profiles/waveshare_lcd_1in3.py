@@ -36,6 +36,7 @@ from profiles import _link, _st7789
 
 
 NAME = "Waveshare Pico-LCD-1.3"
+BOARD_IDS = ("raspberry_pi_pico", "raspberry_pi_pico_w")
 WIDTH = 240
 HEIGHT = 240
 ROTATION = 270
