@@ -20,9 +20,16 @@ pin to ground (active low), pull=True adds the RP2040's pull-ups. LCD SPI0: SCLK
 MOSI GP19, CS GP21, DC GP17, RESET GP20, backlight GP16 (owned by board.DISPLAY).
 Not checked here: the SPI clock board.c gives the display (taken as 62.5 MHz, the
 RP2040's usual ST7789 rate, in the simulator's cost estimate).
+
+The link cable (docs/LINK.md): UART0 on GP0 (TX) and GP1 (RX), the board's TX and RX
+pins on its expansion header; free: the board uses GP2-22 and GP26 (above).
 """
+import sys
+
+from profiles import _link
 
 NAME = "Pajenicko PicoPad"
+BOARD_IDS = ("pajenicko_picopad",)
 WIDTH = 320
 HEIGHT = 240
 BAUDRATE = 62500000     # for tools/devicecost.py; the display itself is board.DISPLAY
@@ -30,6 +37,8 @@ BAUDRATE = 62500000     # for tools/devicecost.py; the display itself is board.D
 BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down")
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN")
 KEY_PINS = ("SW_A", "SW_B", "SW_X", "SW_Y", "SW_LEFT", "SW_RIGHT", "SW_UP", "SW_DOWN")
+LINK_TX = "GP0"
+LINK_RX = "GP1"
 
 
 def display(brightness=1.0):
@@ -51,3 +60,8 @@ def keys():
 
     return keypad.Keys(tuple(getattr(board, pin) for pin in KEY_PINS),
                        value_when_pressed=False, pull=True)
+
+
+def link():
+    """The link cable's UART (busio.UART, reads never wait)."""
+    return _link.uart(sys.modules[__name__])
