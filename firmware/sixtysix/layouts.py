@@ -72,8 +72,9 @@ def wide():
         "trump": (6, 86), "talon": (28, 82), "talon_text": (6, 144),
         "cpu_trick": (118, 70), "my_trick": (166, 90), "cpu_from": (44, 4), "cpu_hand": (4, 4, 20),
         "panel": (204, 16), "panel_chars": 19, "msg": (4, 158), "msg_chars": 37,
-        "places": {3: ((140, 108), (104, 70), None, (176, 70)),
-                   4: ((140, 110), (90, 86), (140, 62), (190, 86))},
+        # a tilted diamond, as on the small screens: no card covers another's index
+        "places": {3: ((130, 100), (92, 70), None, (164, 70)),
+                   4: ((130, 100), (84, 74), (130, 40), (170, 78))},
         "piles": {0: (4, 178), 2: (154, 4)},
         "last": (232, 94, 22, 8, 226, 80),
     }
