@@ -161,3 +161,36 @@ def test_moving_a_tilegrid_dirties_what_circuitpython_redraws():
     assert [a.rect for a in short.areas] == [(0, 0, 12, 8)]
     assert sorted(a.rect for a in long.areas) == [(4, 0, 12, 8), (40, 0, 48, 8)]
     assert nothing.pixels == 0 and nothing.ms == 0
+
+
+def test_what_is_redrawn_leaves_the_screen_as_a_whole_redraw_would():
+    """Drawing only the dirty rectangles (as the board does) never leaves stale pixels:
+    after keys pressed at random, also in the middle of animations and screen changes,
+    the screen equals the same scene drawn whole."""
+    import random
+    import numpy
+    import pygame
+    from tools.sim import Sim
+    sim = Sim("pico_display_pack", headless=True, seed=4)
+    sim.boot()
+    d = sim.display
+    r = random.Random(4)
+    checked = 0
+    for i in range(900):
+        if r.random() < 0.3:
+            role = r.choice(sim.roles)
+            sim.key(role, True)
+            sim.step()
+            sim.key(role, False)
+        sim.step()
+        d.refresh()
+        if i % 45 == 44:
+            drawn = pygame.surfarray.array3d(d.screen).copy()
+            root = d.root_group
+            d.root_group = None
+            d.root_group = root                 # a new root group: the whole screen
+            d.refresh()
+            whole = pygame.surfarray.array3d(d.screen)
+            assert numpy.array_equal(drawn, whole), "step %d: %s" % (i, type(sim.app.screen).__name__)
+            checked += 1
+    assert checked == 20
