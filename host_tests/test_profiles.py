@@ -384,6 +384,79 @@ def test_rotation_and_offsets_match_the_vendor_landscape(profiles, monkeypatch, 
         assert found[colours[index]] == vendor_ram, (x, y)
 
 
+# ---------------------------------------------------------------- power
+
+@pytest.fixture
+def power_hardware(monkeypatch, hardware):
+    """alarm, alarm.pin and analogio fakes on top of `hardware`; a display and keys."""
+    def recorder(qualname, **attrs):
+        class Fake:
+            def __init__(self, *args, **kwargs):
+                self.args = args
+                self.kwargs = kwargs
+                self.__dict__.update(attrs)
+                hardware.append((qualname, args, kwargs, self))
+        return Fake
+
+    alarm = types.ModuleType("alarm")
+    alarm.wake_alarm = None
+    alarm.exit_and_deep_sleep_until_alarms = lambda *a: hardware.append(("alarm.exit", a, {}, None))
+    pin = types.ModuleType("alarm.pin")
+    pin.PinAlarm = recorder("alarm.pin.PinAlarm")
+    alarm.pin = pin
+    analogio = types.ModuleType("analogio")
+    analogio.AnalogIn = recorder("analogio.AnalogIn", value=0, reference_voltage=3.3)
+    for name, module in (("alarm", alarm), ("alarm.pin", pin), ("analogio", analogio)):
+        monkeypatch.setitem(sys.modules, name, module)
+    sys.modules["board"].GP29 = Pin("GP29")
+    bus = types.SimpleNamespace(send=lambda cmd, data: hardware.append(("bus.send", (cmd, data), {}, None)))
+    display = types.SimpleNamespace(bus=bus, auto_refresh=True)
+    keys = types.SimpleNamespace(deinit=lambda: hardware.append(("keys.deinit", (), {}, None)))
+    return alarm, display, keys
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_battery_is_read_through_the_divider(profiles, power_hardware, hardware, name):
+    p = profiles(name)
+    alarm, display, keys = power_hardware
+    power = sys.modules["profiles"].power(p, display, keys)
+    (pin,), _, adc = _called(hardware, "analogio.AnalogIn")
+    assert pin.name == p.BATTERY_PIN == "GP29" and p.BATTERY_DIVIDER == 3
+    assert pin.name not in p.KEY_PINS + (p.BACKLIGHT, p.SPI_CLOCK, p.SPI_MOSI, p.COMMAND)
+    assert power.has_battery
+    for volts, share in ((3.75, 0.5), (4.8, 1.0), (3.0, 0.0)):      # 4.8 V: on USB
+        adc.value = int(volts / 3 / 3.3 * 65535)
+        assert power.battery() == pytest.approx(share, abs=0.01)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_deep_sleep_sleeps_the_panel_and_wakes_on_the_ok_button(profiles, power_hardware,
+                                                                 hardware, name):
+    p = profiles(name)
+    alarm, display, keys = power_hardware
+    power = sys.modules["profiles"].power(p, display, keys)
+    assert power.can_sleep and not power.woke
+    power.deep_sleep()
+    order = [c[0] for c in hardware if c[0] in ("bus.send", "keys.deinit", "alarm.exit")]
+    assert order == ["bus.send", "bus.send", "keys.deinit", "alarm.exit"]
+    assert [c[1][0] for c in hardware if c[0] == "bus.send"] == [0x28, 0x10]   # DISPOFF, SLPIN
+    (pin,), kwargs, pin_alarm = _called(hardware, "alarm.pin.PinAlarm")
+    assert pin.name == p.WAKE_PIN and kwargs == {"value": False, "pull": True}
+    assert p.BUTTONS[p.KEY_PINS.index(p.WAKE_PIN)] == "ok"
+    assert [c[1] for c in hardware if c[0] == "alarm.exit"] == [(pin_alarm,)]
+    assert display.auto_refresh is False
+    alarm.wake_alarm = pin_alarm
+    assert sys.modules["profiles"].power(p, display, keys).woke
+
+
+def test_a_board_without_alarm_only_turns_the_light_off(profiles, hardware, monkeypatch):
+    p = profiles("pico_display_pack")
+    monkeypatch.setitem(sys.modules, "alarm", None)         # import alarm fails
+    monkeypatch.setattr(p, "BATTERY_PIN", None)
+    power = sys.modules["profiles"].power(p, None, None)
+    assert not power.can_sleep and not power.woke and not power.has_battery
+
+
 # ---------------------------------------------------------------- BUILD.md
 
 def build_table():

@@ -5,7 +5,9 @@ A profile passes itself (its module) so its constants are the only place pins ar
 
 
 def display(p, brightness):
-    """The profile's ST7789 as a BusDisplay, backlight at brightness (0.0-1.0) by PWM."""
+    """The profile's ST7789 as a BusDisplay, backlight at brightness (0.0-1.0) by PWM. It
+    is built with auto_refresh off, so CircuitPython never draws its console on it: the
+    caller shows its own group, refreshes, then turns auto_refresh on."""
     import board
     import busio
     import displayio
@@ -21,7 +23,16 @@ def display(p, brightness):
                             baudrate=p.BAUDRATE, polarity=mode >> 1, phase=mode & 1)
     return ST7789(bus, width=p.WIDTH, height=p.HEIGHT, rotation=p.ROTATION,
                   rowstart=p.ROWSTART, colstart=p.COLSTART,
-                  backlight_pin=getattr(board, p.BACKLIGHT), brightness=brightness)
+                  backlight_pin=getattr(board, p.BACKLIGHT), brightness=brightness,
+                  auto_refresh=False)
+
+
+def sleep(display):
+    """Put the panel to sleep (DISPOFF, SLPIN: microamps instead of milliamps); the next
+    start resets it."""
+    display.auto_refresh = False
+    display.bus.send(0x28, b"")
+    display.bus.send(0x10, b"")
 
 
 def keys(p):

@@ -48,6 +48,10 @@ BUTTONS = ("left", "right", "ok", "menu")
 LABELS = ("LEFT", "RIGHT", "OK", "MENU")
 KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
+WAKE_PIN = "GP13"          # OK ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""

@@ -53,6 +53,10 @@ BUTTONS = ("left", "right", "ok", "menu")
 LABELS = ("B", "Y", "X", "A")
 KEY_PINS = ("GP13", "GP15", "GP14", "GP12")
 
+WAKE_PIN = "GP14"          # X (ok) ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""

@@ -54,6 +54,10 @@ BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
 KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
 
+WAKE_PIN = "GP15"          # A (ok) ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
