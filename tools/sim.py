@@ -255,6 +255,8 @@ class Sim:
         d = g.match.deal
         if d.ended:
             return g.shown_result
+        if g.match.rules.closing == "either" and g.asked != len(d.log):
+            return False        # the computer decides first whether to close (Russian)
         return d.to_act == g.me() and not getattr(d, "pending_draw", False)
 
     def settle(self, limit=5000):
