@@ -273,6 +273,78 @@ def test_the_first_write_on_a_blank_chip_does_not_erase():
     assert nvm.erases == 0 and nvm[0:2] == b"6L"
 
 
+VM_READ = """
+import json
+from sixtysix import store, savegame
+from sixtysix.settings import Settings
+for image in IMAGES:
+    st = store.Store(bytearray(bytes.fromhex(image)))
+    s = Settings()
+    s.load(st)
+    got = savegame.load(st)
+    match = got[0].to_dict() if isinstance(got, tuple) else got
+    acts = got[0].deal.legal_actions() if isinstance(got, tuple) else []
+    if acts:
+        st.action(-1, acts[0])
+    st.rewrite()
+    print(json.dumps([match, s.index, s.stats, st.problem, st.in_progress(),
+                      bytes(st.nvm[0:st.end]).hex()]))
+"""
+
+
+def test_the_board_reads_and_writes_the_same_log():
+    """Logs written on CPython, read in MicroPython (as on the board): the same match,
+    settings and findings; then an action appended and the area rewritten, byte for byte
+    as on CPython."""
+    import mpvm
+    try:
+        mpvm.check_installed()
+    except mpvm.MPVMUnavailable as e:
+        pytest.skip(str(e))
+    images = []
+    for i, (rules, options) in enumerate(GAMES[:10]):
+        dev = Device(FlashNVM(), rules, options, i, counting=("casual", "classic")[i % 2])
+        for _ in range(25 + 9 * i):
+            dev.step()
+        raw = bytearray(dev.nvm.data)
+        if i % 3 == 1:
+            raw[dev.st.end - 1] = 0xFF           # the last record cut short
+        images.append(bytes(raw).hex())
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):                   # the same script on CPython
+        exec(VM_READ, {"IMAGES": images})
+    expect = [json.loads(line) for line in out.getvalue().splitlines()]
+    rows = mpvm.run_json("IMAGES = %r\n" % images + VM_READ, timeout=120,
+                         packages=("shared_rules", HERE.parent / "firmware" / "sixtysix"))
+    assert rows == expect and len(rows) == 10
+    assert {row[3] for row in rows} == {None} and any(row[4] for row in rows)
+
+
+# What save formats 2 and 3 numbered: saves outlive updates, so these may only grow at the end.
+SAVED_OPTION_VALUES = {
+    "pack": (24, 20, 32), "hand_size": (6, 5, 8), "exchange_rank": ("9", "J"),
+    "target": (7, 5, 8, 10, 15), "next_dealer": ("alternate", "winner"),
+    "exchange": ("leader", "any", "off"), "phase2_marriages": (False, True),
+    "declare_marriage": (True, False), "follow": ("beat", "suit", "trump"),
+    "closing": ("leader", "either", "never"), "close_min_talon": (2, 5),
+    "closer_fail": ("standard", "russian"), "schwarz": ("tricks", "points"),
+    "played_out": ("last-trick", "carry", "annul", "higher"), "first_dealer": ("lot", "cut"),
+    "declaring": (True, False), "players": (2, 3, 4), "ten_of_trumps": (False, True)}
+
+
+def test_the_numbers_in_saves_only_grow_at_the_end():
+    from shared_rules import rules
+    assert set(savegame.SETS) == set(rules.NAMES + rules.FAMILY)
+    assert savegame.SETS[:8] == ("standard", "hoyle", "russian", "schnapsen", "three-handed",
+                                 "four-handed", "american", "idiots")
+    assert set(savegame.OPTION_NAMES) == set(rules.OPTIONS)
+    assert savegame.OPTION_NAMES[:18] == tuple(sorted(SAVED_OPTION_VALUES))
+    for key, values in SAVED_OPTION_VALUES.items():
+        assert rules.OPTIONS[key][:len(values)] == values, key
+
+
 # ---- saves of the firmware before the log ------------------------------------------------
 
 OLD = json.loads((HERE / "saves_v2.json").read_text())

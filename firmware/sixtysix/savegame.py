@@ -14,18 +14,23 @@ from shared_rules import rules as rules_mod
 from shared_rules.match import COUNTING
 from sixtysix import store
 
+# The numbers saves use for levels, rule sets and options. Saves outlive firmware
+# updates, so these only ever grow at the end (a test checks every rule set and option
+# of shared_rules is here); an option's values are numbered by their place in
+# rules.OPTIONS, which also only grows at the end.
 LEVELS = ("easy", "normal", "hard")
-SETS = rules_mod.NAMES + rules_mod.FAMILY
-
-
-def _option_names():
-    return sorted(rules_mod.OPTIONS)
+SETS = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
+        "american", "idiots")
+OPTION_NAMES = ("close_min_talon", "closer_fail", "closing", "declare_marriage", "declaring",
+                "exchange", "exchange_rank", "first_dealer", "follow", "hand_size",
+                "next_dealer", "pack", "phase2_marriages", "played_out", "players", "schwarz",
+                "target", "ten_of_trumps")
 
 
 def header(match, level):
     """The DEAL record's payload for the deal the match has just dealt."""
     r = match.rules
-    names = _option_names()
+    names = OPTION_NAMES
     out = bytearray((SETS.index(r.name), COUNTING.index(match.counting), LEVELS.index(level),
                      len(r.overrides)))
     for key in r.overrides:
@@ -43,7 +48,7 @@ def header(match, level):
 def opening(raw):
     """(rules, counting, level, index after them) from the bytes every save format of the
     match starts with (this one, and oldsave's); IndexError or KeyError when bad."""
-    names = _option_names()
+    names = OPTION_NAMES
     options = {}
     i = 4
     for _ in range(raw[3]):
