@@ -5,14 +5,16 @@ simulator (tools/sim.py) runs the same sixtysix package with PC stand-ins.
 
 The order is for a fast, clean start: the display is built with auto_refresh off and
 its first picture is the game's own splash (the title's felt and heading), so
-CircuitPython's console never shows; the app comes next, and the engine and the AI are
-imported while the title waits for a key (App.warm_up).
+CircuitPython's console never shows (except in deploy mode, where it says what is
+happening); the app comes next, and the engine is imported while the title waits for a
+key (App.warm_up).
 """
 import gc
 import os
 import time
 
 import microcontroller
+import storage
 import supervisor
 
 import profiles
@@ -24,6 +26,12 @@ except AttributeError:
     pass    # CircuitPython before 8.1
 profile = profiles.load(os.getenv("SIXTYSIX_PROFILE"))
 display = profile.display()
+if not storage.getmount("/").readonly:
+    # Deploy mode (boot.py): tools.deploy is about to stop this program over USB serial
+    # and copy the game. The display shows the console until then; play if it never comes.
+    display.auto_refresh = True
+    print("Deploying...")
+    time.sleep(30)
 ui.load_font("/assets/font.bmp")
 display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
 display.refresh()

@@ -5,6 +5,7 @@ A lower rank index is a higher card, so within a suit the higher cards sit in th
 lower bits. Every card of the 24- and 20-card packs fits below bit 30, so masks stay
 small ints on the board (only the 8 and 7 of diamonds of the 32-card pack do not).
 """
+from shared_rules.errors import shown
 
 SUITS = "CSHD"
 RANKS = "ATKQJ987"
@@ -84,11 +85,13 @@ def words(c):
 
 def parse(text):
     """Card from its record name ('th', 'TH' and '10H' all give the ten of hearts)."""
+    if type(text) is not str:
+        raise ValueError("not a card: " + shown(text))
     t = text.strip().upper()
     if t[:2] == "10":
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-        raise ValueError("not a card: " + repr(text))
+        raise ValueError("not a card: " + shown(text))
     return SUITS.index(t[1]) * 8 + RANKS.index(t[0])
 
 

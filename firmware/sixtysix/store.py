@@ -61,23 +61,22 @@ _CRC16 = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
           0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
 
 
-def crc8(data, start=0, end=None):
-    """CRC-8 (polynomial 0x07) of data[start:end]."""
+def crc8(data):
+    """CRC-8 (polynomial 0x07) of data."""
     c = 0
     t = _CRC8
-    for i in range(start, len(data) if end is None else end):
-        c = t[c ^ data[i]]
+    for b in data:
+        c = t[c ^ b]
     return c
 
 
-def crc16(data, start=0, end=None):
-    """CRC-16/CCITT-FALSE of data[start:end]."""
-    c = 0xFFFF
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE of data; pass the CRC so far to continue it (sixtysix.link)."""
     t = _CRC16
-    for i in range(start, len(data) if end is None else end):
-        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (data[i] >> 4)]
-        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (data[i] & 15)]
-    return c
+    for b in data:
+        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
+        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
+    return crc
 
 
 # A record's last byte is never 0xFF (its check is taken modulo 255, or 0xFF00): a record
@@ -119,9 +118,9 @@ def complete(raw, i, n):
     if raw[i] == DEAL or raw[i] == SETTINGS:
         if n < 4:
             return False
-        c = crc16(raw, i, i + n - 2) % 0xFF00
+        c = crc16(raw[i:i + n - 2]) % 0xFF00
         return raw[i + n - 2] == c & 255 and raw[i + n - 1] == c >> 8
-    return crc8(raw, i, i + n - 1) % 255 == raw[i + n - 1]
+    return crc8(raw[i:i + n - 1]) % 255 == raw[i + n - 1]
 
 
 def put_uint(out, n):
