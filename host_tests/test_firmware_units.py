@@ -10,7 +10,7 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.match import Match  # noqa: E402
 from shared_rules.rules import Rules, NAMES  # noqa: E402
 from shared_rules.actions import MARRY  # noqa: E402
-from sixtysix import store, keys  # noqa: E402
+from sixtysix import crc, store, keys  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
@@ -52,8 +52,9 @@ def test_quick_presses_are_all_seen():
 
 
 def test_checks_and_records():
-    assert store.crc16(b"123456789") == 0x29B1      # CRC-16/CCITT-FALSE check value
-    assert store.crc8(b"123456789") == 0xF4         # CRC-8 (polynomial 0x07) check value
+    assert crc.crc16(b"123456789") == 0x29B1        # CRC-16/CCITT-FALSE check value
+    assert crc.crc16(b"56789", crc.crc16(b"1234")) == 0x29B1     # continued (the link)
+    assert crc.crc8(b"123456789") == 0xF4           # CRC-8 (polynomial 0x07) check value
     # a record's last byte is never 0xFF, so a record cut short always fails its check
     for a in range(256):
         for rec in (store.small(a % (store.LAST_ACTION + 1)), store.small(store.FLAGGED, 1, a),

@@ -9,6 +9,7 @@ payload, CRC-16/CCITT-FALSE (2 bytes LE).
 Imported only when such an image is found, so the device pays for it once.
 """
 from sixtysix import store
+from sixtysix.crc import crc16
 
 # Inverse of the generator's multiplier (shared_rules.rng) modulo its prime: one step back.
 _BACK = 412259084
@@ -19,7 +20,7 @@ def record(raw, at, kind):
     if raw[at:at + 2] != b"66" or raw[at + 2] != kind:
         return None
     end = at + 6 + (raw[at + 4] | raw[at + 5] << 8)
-    if end + 2 > len(raw) or store.crc16(raw[at:end]) != raw[end] | raw[end + 1] << 8:
+    if end + 2 > len(raw) or crc16(raw[at:end]) != raw[end] | raw[end + 1] << 8:
         raise ValueError("damaged old record")
     return raw[at + 3], raw[at + 6:end]
 

@@ -18,6 +18,8 @@ short by the power (dropped quietly), any other is damage (reported). `nvm`: any
 with len() and slice assignment (microcontroller.nvm, tools.flashnvm.FlashNVM), or None.
 """
 
+from sixtysix.crc import crc8, crc16, CHECK1
+
 MAGIC = b"6L"
 VERSION = 3         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
 HEAD = 5
@@ -42,41 +44,6 @@ DAMAGED = "damaged"     # a bad record in the middle of the log
 OLD = "old"
 NEWER = "newer"
 LOST = "lost"           # the power failed while the area was being rewritten
-
-
-def _crc8_table():
-    """CRC-8 (polynomial 0x07) of every byte value: one lookup a byte instead of 8 steps."""
-    out = bytearray(256)
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = ((c << 1) ^ 0x07) & 0xFF if c & 0x80 else (c << 1) & 0xFF
-        out[i] = c
-    return bytes(out)
-
-
-_CRC8 = _crc8_table()
-# CRC-16/CCITT of each 4-bit value: two lookups a byte, and a table of 16 small ints.
-_CRC16 = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-          0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc8(data):
-    """CRC-8 (polynomial 0x07) of data."""
-    c = 0
-    t = _CRC8
-    for b in data:
-        c = t[c ^ b]
-    return c
-
-
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of data; pass the CRC so far to continue it (sixtysix.link)."""
-    t = _CRC16
-    for b in data:
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
-    return crc
 
 
 # A record's last byte is never 0xFF (its check is taken modulo 255, or 0xFF00): a record
@@ -184,7 +151,7 @@ class Store:
         self.blank = True       # every byte of the area erased: the next write only programs
         self.dirty = False      # the next write must rewrite the area (one erase)
         if self.nvm is not None:
-            self.read(bytes(self.nvm[0:self.area]))
+            self.read(self.nvm[0:self.area])
 
     # ---- reading --------------------------------------------------------------------
 
@@ -212,7 +179,14 @@ class Store:
             return
         image = raw[3] | raw[4] << 8
         i = HEAD
+        check = CHECK1
         while i < end and raw[i] != 0xFF:
+            h = raw[i]
+            if h <= LAST_ACTION and i + 1 < end and check[h] == raw[i + 1] and self.records:
+                self.records.append(raw[i:i + 2])       # the common record, read fast
+                self.slept = -1
+                i += 2
+                continue
             n = size(raw, i)
             known = n != 0 and i + n <= end
             if known and complete(raw, i, n) and self.take(raw[i:i + n]):
