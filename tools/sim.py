@@ -533,7 +533,7 @@ def open_save(path):
     try:
         return FlashNVM.file(path)
     except ValueError as e:
-        raise SystemExit("--save: %s (start over with --fresh)" % e)
+        raise SystemExit("--save: %s (--fresh deletes it and starts over)" % e)
     except OSError as e:
         raise SystemExit("--save: cannot keep the save in %s: %s" % (path, e.strerror or e))
 
