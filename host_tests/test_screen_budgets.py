@@ -64,7 +64,7 @@ def test_the_vm_replays_the_simulators_frames():
     r = screenbench.measure("pico_display_pack", deals=1, replays=1)
     f = r["frames"]
     assert f["frame"]["n"] > 100 and f["frame"]["mean_ms"] > 0
-    assert f["save"]["worst_parts"]["python"] > 0 and f["build"]["worst_parts"]["python"] > 0
+    assert f["build"]["worst_parts"]["python"] > 0
     assert r["thinking_worst_ms"] > 0                    # the computer thought, left out
     # (how fast is the benchmark's to print, not a test's: times from Node wobble)
 

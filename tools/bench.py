@@ -1,16 +1,20 @@
-"""Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`;
+"""Engine and device figures: `python -m tools.bench [--deals N] [--json]`;
 `python -m tools.bench --screens [--profiles a,b] [--no-vm]`: how fast the screen answers on
 every board profile, at the board's pace (tools/screenbench.py, tools/devicecost.py).
 
 Random-vs-random complete deals (tools/board_bench.play_deals, the loop a board runs) on
 CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
 deal (gc disabled while playing, so every allocation counts) and the engine's resident
-heap after import (ENGINE: what the device imports to play a match). Prints figures; judges nothing.
+heap after import (ENGINE: what the device imports to play a match). Then the device
+(tools/device_bench.py): flash wear of the saves per deal for every rule set, through the
+firmware in the simulator; the share of time the main loop sleeps while waiting for a
+key; the start-up cost in the VM. Prints figures; judges nothing.
 """
 import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -74,7 +78,6 @@ def without_docstrings(src_dir, dst_dir):
 
 def vm_figures(rules_name, deals):
     import tempfile
-    from pathlib import Path
     import mpvm
     out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600,
                    packages=("shared_rules", Path(ROOT) / "tools" / "board_bench.py"))
@@ -89,6 +92,36 @@ def vm_figures(rules_name, deals):
         shipped = mpvm.import_footprint(MATCH.replace(", ", "\nimport "))
     out["vm_import_bytes_with_match_and_docstrings"] = shipped["resident"]
     out["vm_import_allocated"] = shipped["allocated"]
+    return out
+
+
+def device_figures(matches, idle_seconds, vm):
+    """Save wear for every rule set the device offers, the loop's idle share, and (in the
+    VM) the start-up cost: tools/device_bench.py says how each is measured."""
+    import tempfile
+    from tools import device_bench
+    from tools.sim import setup_paths
+    setup_paths()
+    from sixtysix.settings import CHOICES
+    out = {"nvm_matches": matches, "nvm_erases_per_deal": {}, "nvm_page_programs_per_deal": {},
+           "nvm_deals": {}}
+    for game in CHOICES[0][2]:
+        erases, programs, deals = device_bench.nvm_wear(game, matches)
+        out["nvm_erases_per_deal"][game] = round(erases, 4)
+        out["nvm_page_programs_per_deal"][game] = round(programs, 1)
+        out["nvm_deals"][game] = deals
+    idle = device_bench.idle_share(idle_seconds)
+    out["idle_share"] = {k: round(v[0], 4) for k, v in idle.items()}
+    out["idle_share_board_est"] = {k: round(v[1], 4) for k, v in idle.items()}
+    out["idle_awake_us_per_pass"] = {k: round(v[2], 1) for k, v in idle.items()}
+    if vm:
+        with tempfile.TemporaryDirectory() as tmp:
+            dirs = []
+            for name in ("firmware/sixtysix", "shared_rules"):
+                dst = os.path.join(tmp, os.path.basename(name))
+                without_docstrings(os.path.join(ROOT, name), dst)
+                dirs.append(Path(dst))
+            out["boot"] = device_bench.boot_cost(dirs)
     return out
 
 
@@ -117,6 +150,12 @@ def main(argv=None):
     ap.add_argument("--vm-deals", type=int, default=500, help="MicroPython VM deals (default 500)")
     ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
     ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
+    ap.add_argument("--nvm-matches", type=int, default=20,
+                    help="whole matches per rule set for the save wear figures (default 20)")
+    ap.add_argument("--idle-seconds", type=float, default=2.0,
+                    help="seconds the idle share is measured on each screen (default 2)")
+    ap.add_argument("--no-device", action="store_true",
+                    help="skip the device figures (save wear, idle share, start-up)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--screens", action="store_true",
                     help="instead: scripted deals through the firmware on every board profile, priced "
@@ -132,6 +171,8 @@ def main(argv=None):
     if not args.no_vm:
         out["vm_deals"] = args.vm_deals
         out.update(vm_figures(args.rules, args.vm_deals))
+    if not args.no_device:
+        out.update(device_figures(args.nvm_matches, args.idle_seconds, not args.no_vm))
     if args.json:
         print(json.dumps(out))
     else:

@@ -5,7 +5,8 @@ buttons (tools.sim.Driver: first legal card; the action menu opened and closed o
 deal). Every frame is priced on a 125 MHz RP2040:
 
   display  what displayio redraws, by tools/devicecost.py's model;
-  flash    nvm writes (the save after each action), counted by tools/flashnvm.FlashNVM;
+  flash    nvm writes (the save log's record after each action: a page program; its
+           rewrite when full: an erase), counted by tools/flashnvm.FlashNVM;
   python   the frame's Python, timed in the MicroPython VM replaying the same key presses
            on the same frames (host_tests/mpvm.py; displayio there is stand-ins written in
            Python, dearer than the board's C), scaled to the board by reference loops
@@ -74,12 +75,14 @@ def readinto(bitmap, file, bits_per_pixel, element_size=1, reverse_pixels_in_ele
 
 class Frame:
     """One pass of the loop that drew (or could have drawn) a frame. Its kind: "build" (a
-    new screen was made), "save" (it wrote the nvm), else "frame" (an animation frame or
-    a key's answer); a frame where the computer thought counts its other work only."""
+    new screen was made), "save" (the save log filled the nvm's sector and rewrote it:
+    an erase, about once in 50-85 deals), else "frame" (an animation frame or a key's
+    answer, with the save log's record: a page program); a frame where the computer
+    thought counts its other work only."""
 
     def __init__(self, step, refreshes, erases, programs, moving, signature, built):
         self.step = step
-        self.kind = "build" if built else "save" if erases or programs else "frame"
+        self.kind = "build" if built else "save" if erases else "frame"
         self.pixels = sum(r.pixels for r in refreshes)
         self.display_ms = sum(r.ms for r in refreshes)
         self.flash_ms = devicecost.flash_ms(erases, programs)
@@ -133,8 +136,8 @@ class Recorder(Sim):
         self.keys = []          # (step, key number, pressed)
         self.presses = []       # (step, kind)
 
-    def boot(self):
-        app = super().boot()
+    def boot(self, woke=False):
+        app = super().boot(woke)
         self.frames = []
         return app
 
@@ -246,15 +249,18 @@ def frame(i):
     OUT.append((i, ms - THINK[0], THINK[0], SIG(app)))
 """ % (sim.width, sim.height, repr(keys), sim.roles, sim.seed, FRAME)
         setup += "\n" + _source(signature).replace("def signature", "def SIG")
-        # Node's own pauses (its JIT, its garbage collector) only ever add time, and fall
-        # where the calls into the VM fall: of five replays cut into calls of different
-        # lengths, each frame's shortest time is the nearer
-        # lengths, each frame's shortest time is the nearer. Each replay comes after a
-        # first one that is not timed: Node compiles the VM's code as it first runs it.
+        # Pauses that are not the firmware's only ever add time: Node's (its JIT, its
+        # garbage collector) fall where the calls into the VM fall, the VM's own (its heap
+        # taking more memory) where its allocations add up to the next step. Of five
+        # replays cut into calls of different lengths, each after a different amount of
+        # memory kept aside, each frame's shortest time is the nearer. Each replay comes
+        # after a first one that is not timed: Node compiles the VM's code as it first runs it.
         runs = []
-        for chunk in (25, 17, 31, 11, 41)[:replays]:
+        for k, chunk in enumerate((25, 17, 31, 11, 41)[:replays]):
             steps = [setup]
             for timed in (False, True):
+                if timed:
+                    steps.append("ASIDE = [bytearray(1024) for _ in range(%d)]" % (700 * k))
                 steps.append("boot()")
                 for i in range(0, sim.steps, chunk):     # the VM collects between calls
                     steps.append("for i in range(%d, %d):\n    frame(i)" % (i, min(i + chunk, sim.steps)))

@@ -71,7 +71,7 @@ def on_table(d):
 
 
 class Game:
-    """One match on screen. `app` gives: sheet, width, height, settings, save(), clocks."""
+    """One match on screen. `app` gives: sheet, layout, settings, log_action(), log_deal(), clocks."""
 
     def __init__(self, app, match, level, fresh_deal=True):
         self.app = app
@@ -91,11 +91,10 @@ class Game:
         self.wipes = []            # boxes coming (ui.Show, None) or going (ui.Clear, the box)
         self.pending = None        # a key pressed while cards moved, answered after them
         self.shown_last = None     # the last trick (lead, reply, winner) on show, if shown
-        self.unsaved = False       # an action to save once its cards have settled
-        self.deal_over = False     # ... and it ended the deal (statistics to count)
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
+        app.add_gauge(self.group, self.lay.battery)
         self.refresh_texts()       # before the screen shows: drawn with it, within its frames
         self.show(deal_in=fresh_deal)
 
@@ -341,11 +340,6 @@ class Game:
         if t.busy():
             t.tick()
             return None
-        if self.unsaved:
-            if role is not None:
-                self.pending = role
-            self.save()
-            return None
         if role is None:
             role, self.pending = self.pending, None
         nxt = self.react(role)
@@ -378,9 +372,9 @@ class Game:
         return None
 
     def busy(self):
-        """True while anything is still to be drawn or saved before the game waits for a
-        key."""
-        return bool(self.wipes) or self.table.busy() or self.pending is not None or self.unsaved
+        """True while anything is still to be drawn before the game waits for a key (the
+        app's idle time starts when nothing is)."""
+        return bool(self.wipes) or self.table.busy() or self.pending is not None
 
     def human(self, role):
         if self.bidding():
@@ -419,13 +413,14 @@ class Game:
         trump_before = getattr(d, "trump_card", -1)
         meld = self.meld_value((action & 31) >> 3)
         score = self.match.score[:]
+        implied = seat == d.to_act
         try:
             self.match.apply(action, seat)
         except IllegalMove as e:
             if seat == self.me():
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
-        self.unsaved = True
+        self.app.log_action(self, action, seat, implied)
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -471,21 +466,9 @@ class Game:
             self.table.goto(self.targets(), frames)
         if d.ended:
             self.score_before = score
-            self.deal_over = True
         else:
             self.table.call(self.prompt)
         return True
-
-    def save(self):
-        """Save the match (and count a finished deal). It waits until the action's cards
-        have settled: saving takes a long frame, which would stop them mid-flight or
-        hold back the key's first answer. A power cut before it loses that one action,
-        which the match then simply asks for again."""
-        self.unsaved = False
-        self.app.save_match(self)
-        if self.deal_over:
-            self.deal_over = False
-            self.app.deal_ended(self)
 
     def computer_closes(self):
         """Russian rules: the computer may close before the human leads."""
@@ -591,7 +574,7 @@ class Game:
         self.match.next_deal()
         self.shown_result = False
         self.score_before = None
-        self.unsaved = True
+        self.app.log_deal(self)
         self.cursor = 0
         self.bid_choice = 0
         self.show(deal_in=True)

@@ -12,7 +12,9 @@ card places are the top-left corner of a card):
   heading          (x, y, scale) of a screen's title text; body_y: where the text under it starts
   fan              (x, y, dx, dy): the title's fan of four cards
   menu             (x, y, width, row height): the title menu
-  settings_row     row height of the settings list
+  settings_row, settings_hint   row height of the settings list; (x, y) of its key hint
+                   (the list's Back line is left out where it would not fit above the
+                   hint: the menu key goes back)
   box              (largest width, lift): dialog boxes over the table
   hand_y, raise_px, stride, hand_x   the hand: its row, how far the chosen card rises,
                    card spacing, (left, right) limits it is centred in
@@ -35,8 +37,9 @@ def compact():
     """Pico Display Pack and the loose 1.14" module: everything in one landscape strip."""
     return {
         "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (152, 2, 30, 10),
-        "heading": (8, 4, 2), "body_y": 27, "fan": (140, 13, 18, 3), "menu": (6, 40, 110, 15),
-        "title_battery": (214, 1, 24, 10), "settings_row": 13, "box": (216, 0),
+        "heading": (8, 3, 2), "body_y": 27, "fan": (140, 13, 18, 3), "menu": (6, 40, 110, 15),
+        "title_battery": (214, 1, 24, 10), "settings_row": 12, "box": (216, 0),
+        "settings_hint": (106, 10),     # beside the heading: nine lines fill the rest
         "hand_y": 89, "raise_px": 6, "stride": 34, "hand_x": (2, 238),
         "trump": (3, 18), "talon": (21, 14), "talon_text": (2, 2),
         "cpu_trick": (76, 4), "my_trick": (112, 14), "cpu_from": (104, -44), "cpu_hand": None,
@@ -51,8 +54,9 @@ def square():
     """Waveshare Pico-LCD-1.3, PicoSystem: the computer's hand shown as backs at the top."""
     return {
         "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (150, 8, 30, 10),
-        "heading": (8, 4, 2), "body_y": 27, "fan": (140, 48, 18, 3), "menu": (6, 64, 110, 15),
+        "heading": (8, 3, 2), "body_y": 27, "fan": (140, 48, 18, 3), "menu": (6, 64, 110, 15),
         "title_battery": (214, 1, 24, 10), "settings_row": 18, "box": (216, 10),
+        "settings_hint": (6, 227),
         "hand_y": 188, "raise_px": 8, "stride": 38, "hand_x": (2, 238),
         "trump": (10, 90), "talon": (30, 86), "talon_text": (10, 138),
         "cpu_trick": (96, 78), "my_trick": (138, 96), "cpu_from": (40, 8), "cpu_hand": (6, 8, 20),
@@ -65,9 +69,10 @@ def square():
 def wide():
     """PicoPad, uGame 22: larger cards, both trick piles and the last trick beside the play."""
     return {
-        "card": (40, 56), "sheet": "cards-large", "frames": (4, 3), "battery": (290, 2, 26, 10),
+        "card": (40, 56), "sheet": "cards-large", "frames": (3, 3), "battery": (290, 2, 26, 10),
         "heading": (10, 6, 3), "body_y": 48, "fan": (196, 54, 22, 4), "menu": (10, 72, 150, 18),
         "title_battery": (290, 2, 26, 10), "settings_row": 18, "box": (260, 10),
+        "settings_hint": (6, 227),
         "hand_y": 178, "raise_px": 8, "stride": 44, "hand_x": (56, 318),
         "trump": (6, 86), "talon": (28, 82), "talon_text": (6, 144),
         "cpu_trick": (118, 70), "my_trick": (166, 90), "cpu_from": (44, 4), "cpu_hand": (4, 4, 20),

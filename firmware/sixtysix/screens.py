@@ -4,7 +4,7 @@ Each screen has a `group` to show and `tick(role)`, which returns the name of
 the next screen ("title", "new", "continue", "settings", "stats", "rules") or None.
 """
 import displayio
-from sixtysix import ui, store
+from sixtysix import ui
 from sixtysix.settings import CHOICES, STATS
 
 
@@ -26,16 +26,9 @@ class Title:
         for i, c in enumerate((18, 17, 16, 19)):
             g.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
         app.sheet.done()
-        got = app.load_match()
-        self.can_continue = isinstance(got, tuple) and not got[0].over
+        # what the log says; the engine is loaded (and the match checked) after this
+        self.can_continue = app.store.in_progress()
         notice = app.notice
-        if got == store.CORRUPT:
-            notice = "Saved match damaged: ignored"
-        elif got == store.OLD:
-            notice = "Save from an older version: ignored"
-        elif isinstance(got, tuple) and got[0].over:
-            notice = ""
-        del got
         self.names = []
         items = []
         if self.can_continue:
@@ -52,6 +45,7 @@ class Title:
             g.append(ui.text(ui.fit(notice, (app.width - 8) // ui.CHAR_W), 4, app.height - 14,
                              ui.RED).view)
         app.notice = ""
+        app.add_gauge(g, lay.title_battery)
 
     def tick(self, role):
         if role is None:
@@ -65,11 +59,17 @@ class SettingsScreen:
         self.app = app
         self.group = g = _screen(app, "Settings")
         s = app.settings
-        items = [self.line(i) for i in range(len(CHOICES))] + ["Back"]
-        longest = [len(title) + 2 + max(len(v) for v in values) for _, title, values in CHOICES] + [4]
-        self.menu = ui.ListWidget(g, items, 6, app.layout.body_y, app.width - 12, app.layout.settings_row,
+        lay = app.layout
+        items = [self.line(i) for i in range(len(CHOICES))]
+        longest = [len(title) + 2 + max(len(v) for v in values) for _, title, values in CHOICES]
+        hx, hy = lay.settings_hint
+        bottom = hy if hy > lay.body_y else app.height
+        if lay.body_y + (len(items) + 1) * lay.settings_row <= bottom:
+            items.append("Back")            # where it fits (the menu key goes back anyway)
+            longest.append(4)
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=longest)
-        g.append(ui.text("OK changes, menu goes back", 6, app.height - 13, ui.SOFT).view)
+        g.append(ui.text("OK: change, menu: back", hx, hy, ui.SOFT).view)
         self.dirty = False
         self.s = s
 
@@ -90,14 +90,19 @@ class SettingsScreen:
         self.s.cycle(i)
         self.menu.relabel(i, self.line(i))
         if CHOICES[i][0] == "light":
-            self.app.apply_brightness()
+            self.app.set_light(self.app.lit)
         self.dirty = True
         return None
 
     def leave(self):
+        self.flush()
+        return "title"
+
+    def flush(self):
+        """Save the changes (leaving, or before the device sleeps)."""
         if self.dirty:
             self.s.save(self.app.store)
-        return "title"
+            self.dirty = False
 
 
 class TextScreen:

@@ -9,7 +9,7 @@ What a frame costs on the board is what displayio redraws: each moving card dirt
 rectangle it leaves and the one it enters (tools/devicecost.py turns that into time).
 So a step does not move every card at once: its moves start one after another as the
 frame's budget (ui.FRAME_US) allows, long flights first, and a short move
-(a card closing a gap in the hand) takes fewer frames than a flight.
+(a card closing a gap in the hand: from the gap outwards) goes a card's step a frame.
 """
 import displayio
 import sixtysix
@@ -18,7 +18,6 @@ from sixtysix import bmp, ui
 BACK = 32           # card images on a sheet: 0-31 faces, then the back
 IMAGES = 33
 SLOT_COLOR = 7      # the sheet's palette entry for an empty place's outline (tools/sprites.py)
-SPEED = 24          # pixels a frame for short moves (closing up the hand: one step)
 PAUSE = 14          # frames a finished trick stays on the table
 
 
@@ -316,18 +315,36 @@ class Table:
                     continue
             dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
             flight = dx + dy >= ch
-            n = frames if flight else max(1, min(frames, (dx + dy + SPEED - 1) // SPEED))
-            # a frame redraws the card where it arrives and the felt it uncovers: one
-            # rectangle around both while that is small, else the two places apart
-            card = cw * ch
-            step = min((cw + dx // n + 1) * (ch + dy // n + 1), 2 * card)
-            moves.append(Move(c, start[0], start[1], end[0], end[1], dim, to_xy is None, n,
-                              flight, card * ui.TILE_US + (step - card) * ui.SHAPE_US))
+            # a short move (the hand closing up, a dealt packet fanning out) goes a card's
+            # step (the layout's stride) a frame: fewer pixels than two half steps
+            stride = self.lay.stride
+            n = frames if flight else max(1, min(frames, (dx + dy + stride - 1) // stride))
+            moves.append(Move(c, start[0], start[1], end[0], end[1], dim, to_xy is None, n, flight, 0))
         if moves:
             # flights first (in the order given: a dealt hand arrives left to right),
-            # then the short moves and new looks
+            # then the short moves and new looks, nearest the first flight's start first:
+            # a hand closes up over the gap a played card left from the gap outwards
+            flights = [m for m in moves if m.flight]
+            gap = (flights[0].x0, flights[0].y0) if flights else None
+            short = [m for m in moves if not m.flight]
+            if gap is not None:
+                short.sort(key=lambda m: abs(m.x0 - gap[0]) + abs(m.y0 - gap[1]))
+            for m in moves:
+                m.cost = self.move_cost(m, gap)
             self.moves = []
-            self.waiting = [m for m in moves if m.flight] + [m for m in moves if not m.flight]
+            self.waiting = flights + short
+
+    def move_cost(self, m, gap):
+        """Microseconds a frame of move m draws: the card where it arrives and what it
+        uncovers (one rectangle around both while that is small, else the two places
+        apart). A flight uncovers felt; so does a card closing up towards a gap (its
+        neighbour on the far side moves after it), any other short move its neighbours."""
+        cw, ch = self.lay.cw, self.lay.ch
+        card = cw * ch
+        dx, dy = m.x1 - m.x0, m.y1 - m.y0
+        step = min((cw + abs(dx) // m.frames + 1) * (ch + abs(dy) // m.frames + 1), 2 * card)
+        felt = m.flight or gap is not None and (gap[0] - m.x0) * dx > 0
+        return card * ui.TILE_US + (step - card) * (ui.SHAPE_US if felt else ui.TILE_US)
 
     def tick(self, budget=ui.FRAME_US):
         """Play one frame within `budget` (us of drawing: a whole frame's always lets

@@ -8,6 +8,7 @@ was measured at ~30 KB of heap just to import; see the report.)
 """
 import displayio
 import vectorio
+import sixtysix
 from sixtysix import bmp
 
 FELT = 0x0B5D2A
@@ -17,6 +18,7 @@ SOFT = 0xA8D5B4
 GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
+GREEN = 0x50E070
 
 # What one refresh may cost the board, and what a redrawn pixel costs it (displayio
 # composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
@@ -55,6 +57,18 @@ def outline(x, y, w, h, color):
     g.append(rect(x + 1, y + h - 1, w - 2, 1, color))
     g.append(rect(x, y + 1, 1, h - 2, color))
     g.append(rect(x + w - 1, y + 1, 1, h - 2, color))
+    return g
+
+
+def backdrop(width, height, title):
+    """The felt and the title's heading where the screen's layout puts it: code.py's
+    splash at power-on, which the title then draws over in the same place."""
+    from sixtysix import layouts
+    x, y, scale = layouts.for_screen(width, height)["heading"]
+    sixtysix.forget("layouts")
+    g = displayio.Group()
+    g.append(rect(0, 0, width, height, FELT))
+    g.append(text(title, x, y, GOLD, scale).view)
     return g
 
 

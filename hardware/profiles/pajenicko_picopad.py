@@ -16,7 +16,8 @@ say "A" and "B" (as on the Waveshare board).
 Pins (CircuitPython board definition pajenicko_picopad, its pins.c and the board stub
 in circuitpython-stubs board_definitions/pajenicko_picopad): SW_UP GP4, SW_DOWN GP5,
 SW_LEFT GP3, SW_RIGHT GP2, SW_A GP7, SW_B GP6, SW_X GP9, SW_Y GP8; the keys pull the
-pin to ground (active low), pull=True adds the RP2040's pull-ups. LCD SPI0: SCLK GP18,
+pin to ground (active low), pull=True adds the RP2040's pull-ups. BAT_SENSE GP29 reads
+the battery at a third of its voltage (PicoLibSDK _devices/picopad: BAT_PIN 29, BAT_MUL 3). LCD SPI0: SCLK GP18,
 MOSI GP19, CS GP21, DC GP17, RESET GP20, backlight GP16 (owned by board.DISPLAY).
 Not checked here: the SPI clock board.c gives the display (taken as 62.5 MHz, the
 RP2040's usual ST7789 rate, in the simulator's cost estimate).
@@ -40,12 +41,19 @@ KEY_PINS = ("SW_A", "SW_B", "SW_X", "SW_Y", "SW_LEFT", "SW_RIGHT", "SW_UP", "SW_
 LINK_TX = "GP0"
 LINK_RX = "GP1"
 
+WAKE_PIN = "SW_A"           # A (ok) ends deep sleep
+BATTERY_PIN = "BAT_SENSE"   # GP29: the battery through a 3:1 divider (PicoLibSDK's picopad_bat)
+BATTERY_DIVIDER = 3
+
 
 def display(brightness=1.0):
-    """The board's own display (board.DISPLAY), backlight at brightness (0.0-1.0)."""
+    """The board's own display (board.DISPLAY), backlight at brightness (0.0-1.0), with
+    auto_refresh off as the other profiles build theirs: the caller shows its own group,
+    refreshes, then turns auto_refresh on."""
     import board
 
     screen = getattr(board, "DISPLAY")
+    screen.auto_refresh = False
     try:
         screen.brightness = brightness
     except (AttributeError, NotImplementedError, RuntimeError, ValueError):
