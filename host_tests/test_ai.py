@@ -9,7 +9,7 @@ from shared_rules.match import Match
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
 from tools.solver_check import random_endgame, brute, solve
-from shared_rules.solver import Solver
+from shared_rules.ai.solver import Solver
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -237,7 +237,7 @@ def test_unknown_level_is_refused():
 
 def reference_playout(d, seat, action):
     """Play a world Deal out with the same greedy policy the search uses, through the engine."""
-    from shared_rules import greedy
+    from shared_rules.ai import greedy
     from shared_rules.actions import EXCHANGE
     d.apply(action)
     full = pack(d.rules.ranks)

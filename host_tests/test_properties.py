@@ -11,7 +11,7 @@ from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLA
 from shared_rules.cards import listed, pack, mask_points
 from shared_rules.deal import dealt
 from shared_rules.errors import IllegalMove
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.record import to_record, replay, deal_from_record, parse_entry
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules, OPTIONS

@@ -16,7 +16,7 @@ the deals come from the match's own seeded shuffle, so the k-th deal of these ma
 holds the same cards. Matches are played until 2 x --deals deals are reached (both cores
 by default). Reported for A: deals won (A's score rose), game points per deal (A minus
 the mean of the others) with a 95% interval (duplicate matches as clusters), and matches
-won. Every game of the family is played; the team games use shared_rules.team_ai at
+won. Every game of the family is played; the team games use shared_rules.ai.team_greedy at
 every AI level.
 """
 import argparse

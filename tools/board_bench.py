@@ -39,7 +39,7 @@ from shared_rules.rules import Rules, FAMILY, TEAM_GAMES
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.cards import listed, pack
-from shared_rules.randplay import random_play, random_team_play
+from shared_rules.ai.randplay import random_play, random_team_play
 from shared_rules.match import Match
 from shared_rules.ai import make_player
 

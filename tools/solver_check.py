@@ -3,7 +3,7 @@
     python -m tools.solver_check --positions 10000 --cards 5 --seed 1
 
 Random endgames of every rule set (talon used up or closed, both hands known, at most
---cards cards per hand, on lead or mid-trick) are solved twice: by shared_rules.solver
+--cards cards per hand, on lead or mid-trick) are solved twice: by shared_rules.ai.solver
 and by a plain minimax that plays every legal action through Deal.apply and reads
 Deal.result. The minimax also tries NOT declaring when a player could, so it checks the
 solver's assumption that declaring at 66 at once is never worse. Wrong declarations
@@ -19,7 +19,7 @@ from shared_rules.cards import listed, pack, count
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
-from shared_rules.solver import Solver
+from shared_rules.ai.solver import Solver
 
 
 def random_endgame(rng, rules, max_cards):

@@ -20,7 +20,7 @@ DEFAULT_PROFILE = "pico_display_pack"
 SOURCES = (
     ("firmware/sixtysix", "**/*.py", "/lib/sixtysix"),
     ("firmware/assets", "*.bmp", "/assets"),
-    ("shared_rules", "*.py", "/lib/shared_rules"),
+    ("shared_rules", "**/*.py", "/lib/shared_rules"),
     ("hardware/profiles", "*.py", "/lib/profiles"),
 )
 

@@ -15,8 +15,8 @@ few small objects however long it runs.
 from shared_rules.cards import SUIT_MASK, POINTS, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DRAW
 from shared_rules.rng import Rng
-from shared_rules.solver import Solver
-from shared_rules import greedy
+from shared_rules.ai.solver import Solver
+from shared_rules.ai import greedy
 
 ABORT = -99999
 NO_STACK = -99998
