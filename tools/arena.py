@@ -5,7 +5,8 @@
     python -m tools.arena hard:budget=20000 normal --deals 500 --counting classic
 
 Players: easy, normal, hard (options: hard:budget=N,solve_cards=N), random, bully,
-rdeep (rdeep:SxD, e.g. rdeep:16x4 = 16 samples, rollouts 4 cards deep).
+rdeep (rdeep:SxD, the VU Amsterdam Schnapsen platform's RdeepBot: rdeep:16x4 = 16 worlds per
+move, each played out at random for 4 tricks, scored by the share of points; docs/AI.md).
 
     python -m tools.arena normal random --rules four-handed --deals 1000
     python -m tools.arena normal random --rules american --players 3
