@@ -1,37 +1,62 @@
-"""Hard: determinized search (shared_rules.ai.search) seeded with Normal's move."""
+"""Hard: a determinized search seeded with Normal's move, in every game of the family.
+
+Two-handed deals (standard, Hoyle, Russian, Schnapsen, three-handed, Idiots') search
+with shared_rules.ai.search, the team games with shared_rules.ai.team_search. Bounded by
+a work budget (units: cards played in playouts plus solver nodes) and by the caller's
+deadline; on the device the deadline (1.5 s) is what stops it.
+"""
 from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
 from shared_rules.rng import Rng
+from shared_rules.rules import TEAM_GAMES
 from shared_rules.ai.normal import decide, hint
 
-HARD_BUDGET = 20000      # work units: about 0.3 s mean, 0.7 s worst in the MicroPython VM, under 1.5 s on a board
+# The work an RP2040 at 125 MHz does in Hard's 1.5 s, per game: the mean units of Hard's
+# decisions in tools/board_bench.py (MicroPython VM on a Pico-sized heap, times scaled by
+# its fib(20) reference; docs/AI.md). What the arena's `hard` plays by default.
+HARD_BUDGET = {"two": 3700, "three": 3700, "idiots": 3700, "four": 3700, "american": 3700}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
+UNLIMITED = 1 << 29
 
 
 class Hard:
     level = "hard"
 
-    def __init__(self, seed=0, budget=HARD_BUDGET, solve_cards=None):
-        from shared_rules.ai.search import Search
-        if solve_cards is None:
-            solve_cards = 12 if budget >= 20000 else 8
-        self.search = Search(seed, budget, solve_cards, HARD_TABLE)
+    def __init__(self, seed=0, budget=None, solve_cards=None):
+        """budget: work units per decision (default: the board's, per game: HARD_BUDGET);
+        solve_cards: solve exactly once both hands hold this many cards together."""
+        self.seed = seed
+        self.budget = budget
+        self.solve_cards = solve_cards
         self.rng = Rng(seed)
+        self.search = None
+        self.work = 0
 
-    @property
-    def budget(self):
-        return self.search.budget
-
-    @budget.setter
-    def budget(self, n):
-        self.search.budget = n
+    def _budget(self, game):
+        return self.budget if self.budget is not None else HARD_BUDGET[game]
 
     def choose(self, view, clock=None, deadline=None):
-        first = decide(view, False, self.search.solver, self.rng, clock, deadline)
-        if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW:
+        self.work = 0
+        game = view.rules.game
+        if game in TEAM_GAMES:
+            return self._team(view, clock, deadline)
+        first = decide(view, False, None, self.rng)
+        if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
+                or view.to_act != view.seat:
             return first
-        if view.to_act != view.seat or view.rules.game != "two" and view.rules.game != "three":
-            return first    # the search models the two-handed deal with one trump for the deal
-        return self.search.choose(view, first, clock, deadline)
+        s = self.search
+        budget = self._budget(game)
+        if s is None:
+            from shared_rules.ai.search import Search
+            solve = self.solve_cards if self.solve_cards is not None else (12 if budget >= 20000 else 8)
+            s = self.search = Search(self.seed, budget, solve, HARD_TABLE)
+        s.budget = budget
+        a = s.choose(view, first, clock, deadline)
+        self.work = s.units
+        return a
+
+    def _team(self, view, clock, deadline):
+        from shared_rules.ai import team_greedy
+        return team_greedy.choose(view)
 
     def hint(self, view):
         return hint(self, view)

@@ -24,12 +24,18 @@ class Normal:
         self.level = "easy" if easy else "normal"
         self.rng = Rng(seed)
         self.solver = None
+        self.work = 0           # endgame solver nodes of the last decision
         if not easy:
             from shared_rules.ai.solver import Solver
             self.solver = Solver(64)
 
     def choose(self, view, clock=None, deadline=None):
-        return decide(view, self.easy, self.solver, self.rng, clock, deadline)
+        if self.solver is None:
+            return decide(view, True, None, self.rng)
+        self.solver.nodes = 0
+        a = decide(view, False, self.solver, self.rng, clock, deadline)
+        self.work = self.solver.nodes
+        return a
 
     def hint(self, view):
         return hint(self, view)
