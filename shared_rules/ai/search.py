@@ -299,7 +299,7 @@ class Search:
                     elif fol != 1 and hand & tm:
                         legal = hand & tm
                 out = self.live & ~played & ~hand & ~(1 << lead)
-                f = greedy.follow(hand, legal, lead, trump, out, phase2)
+                f = greedy.follow(hand, legal, lead, trump, out, phase2, cp[fs] + mp[fs], cp[ls] + mp[ls])
             h[fs] = hand ^ (1 << f)
             units += 1
             ncards -= 2
