@@ -334,6 +334,8 @@ class TeamView:
         self.bidder = deal.bidder
         self.out = deal.out
         self.last_trick = tuple(deal.last_trick) if deal.last_trick else None
+        # Every action so far, seat << 8 | action (bids, cards, marriages): all were public.
+        self.history = tuple(deal.log) if deal.log is not None else ()
         played = 0
         for w in won:
             played |= w

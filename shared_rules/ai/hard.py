@@ -29,6 +29,7 @@ class Hard:
         self.solve_cards = solve_cards
         self.rng = Rng(seed)
         self.search = None
+        self.team = None
         self.work = 0
 
     def _budget(self, game):
@@ -56,7 +57,17 @@ class Hard:
 
     def _team(self, view, clock, deadline):
         from shared_rules.ai import team_greedy
-        return team_greedy.choose(view)
+        first = team_greedy.choose(view)
+        if first is None or len(view.legal) == 1:
+            return first
+        s = self.team
+        if s is None:
+            from shared_rules.ai.team_search import TeamSearch
+            s = self.team = TeamSearch(self.seed)
+        s.budget = self._budget(view.rules.game)
+        a = s.choose(view, first, clock, deadline)
+        self.work = s.units
+        return a
 
     def hint(self, view):
         return hint(self, view)
