@@ -11,7 +11,9 @@ from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import marriage_points
 
-SUIT8 = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)   # all 8 ranks of a suit
+# All 8 ranks of a suit. Diamonds is every bit from 24 up: the same cards in a mask of
+# cards (never negative), but a small int on the board, where 0xFF000000 is a big one.
+SUIT8 = (0xFF, 0xFF00, 0xFF0000, -0x1000000)
 _PACKETS = {"four": (3, 2, 3), 4: (3, 3), 3: (3, 4), 2: (3, 3, 3, 3)}
 
 

@@ -15,8 +15,9 @@ Self-contained: needs only `shared_rules` on the path. Prints one JSON object pe
   other seats Normal; its decisions' mean and worst ms, the worst overrun of Hard's
   1.5 s deadline, work units (Hard: playout cards and solver nodes; Normal: endgame
   nodes) and the heap high-water mark of one decision (allocated with the GC off).
-  Hard plays against its deadline with no work limit, so mean_units is the work budget
-  the board reaches in that time (what the arena's `hard` plays).
+  Hard plays against its deadline with no work limit: units_in_deadline, the mean work
+  of its decisions that thought until the deadline, is the budget the board reaches in
+  that time (what the arena's `hard` plays: shared_rules.ai.hard.HARD_BUDGET).
 
 Every measurement is a small step (one deal, one decision): `plan()` lists them and
 `Bench.step()` runs the next, so the VM, which collects garbage only between steps, can
@@ -72,7 +73,7 @@ ON_BOARD = sys.platform in ("RP2040", "rp2")
 REPEATS = 1 if ON_BOARD else 3  # elsewhere each timing is the best of 3 from the same state
 HARD_SECONDS = 1.5              # the device's thinking time for Hard
 AI_GAMES = ("standard", "schnapsen", "three-handed", "idiots", "four-handed", "american")
-AI_SEEDS = {"easy": (11, 22), "normal": (11, 22, 33, 44), "hard": (11,)}
+AI_SEEDS = {"easy": (11, 22), "normal": (11, 22, 33, 44), "hard": (11, 22)}
 
 
 def _fib(n):
@@ -144,7 +145,7 @@ class AIRun:
     def __init__(self, level, name, seeds, scale, hard_budget=0):
         from shared_rules.ai import make_player
         if level == "hard":     # imported once on a device: compiling it is not a decision's heap
-            from shared_rules.ai import search  # noqa: F401
+            from shared_rules.ai import search, team_search  # noqa: F401
         self.make_player = make_player
         self.level = level
         self.name = name
@@ -153,6 +154,7 @@ class AIRun:
         self.hard_budget = hard_budget
         self.match = None
         self.n = self.ms = self.worst_ms = self.units = self.worst_units = self.heap = 0
+        self.full = self.full_units = 0     # decisions that thought until the deadline
         self.overrun = -HARD_SECONDS * 1000
 
     def _clock(self):
@@ -212,6 +214,9 @@ class AIRun:
         self.worst_units = max(self.worst_units, u)
         self.heap = max(self.heap, heap)
         self.overrun = max(self.overrun, ms - HARD_SECONDS * 1000)
+        if ms >= HARD_SECONDS * 950:
+            self.full += 1
+            self.full_units += u
         m.apply(a, s)
         return True
 
@@ -222,6 +227,9 @@ class AIRun:
                "worst_units": self.worst_units, "heap_bytes": self.heap}
         if self.level == "hard" and not self.hard_budget:
             out["worst_overrun_ms"] = round(self.overrun, 1)
+            # The work of a decision that used all its time: Hard's budget on this board.
+            out["deadline_decisions"] = self.full
+            out["units_in_deadline"] = self.full_units // self.full if self.full else 0
         return out
 
 

@@ -124,10 +124,10 @@ def follow(hand, legal, lead, trump, out, phase2, mine=0, theirs=0):
 
 
 def _follow_phase2(hand, legal, lead, trump, out):
-    """Once the follower must follow: win a trick worth it, else throw cheap."""
+    """Once the follower must follow: win the trick if it can (with the richest card of
+    the suit, else the cheapest trump), else throw the cheapest card."""
     tm = SUIT_MASK[trump]
     ls = lead >> 3
-    lp = POINTS[lead & 7]
     same_hi = legal & SUIT_MASK[ls] & ((1 << lead) - 1)
     if same_hi:
         # Win in suit with the richest card.

@@ -12,13 +12,14 @@ marriage in the playouts too, and deals without declaring are played to the last
 
 Anytime and bounded: `budget` work units (cards played in playouts plus solver nodes) and
 an optional deadline on a caller's clock, read every CHECK_EVERY units inside a round
-(about 20 ms on a board); only complete rounds (one world, every candidate) count. All
+(about 10 ms on a board); only complete rounds (one world, every candidate) count. All
 state lives in lists made once, so a decision allocates only a few small objects (and a
 float per look at the clock) however long it runs.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DRAW
 from shared_rules.rng import Rng
+from shared_rules.ai import CHECK_EVERY
 from shared_rules.rules import marriage_points
 from shared_rules.ai.solver import Solver
 from shared_rules.ai import greedy
@@ -27,7 +28,6 @@ ABORT = -99999
 NO_STACK = -99998
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
-CHECK_EVERY = 64    # work units between looks at the clock: about 20 ms on a board
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
@@ -191,6 +191,7 @@ class Search:
             stock[s] = self.trump_card
             s += 1
         self.nstock = s
+        self.units += 1 + n // 8        # shuffling costs time too
 
     # ---- playing one candidate out -------------------------------------------------------------
 

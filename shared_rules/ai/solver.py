@@ -10,13 +10,14 @@ the deal out as the engine does (Idiots': the higher total wins).
 One Python frame per trick (the follower's replies and the trick itself are inline), so
 the depth is at most 6 frames: the board's Python stack is small. A transposition table
 of preallocated int lists keyed by the masks; no allocation per node. `nodes` counts
-completed tricks tried (the work unit); the clock is read every 64 nodes.
+completed tricks tried (the work unit); the clock is read every CHECK_EVERY nodes.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card
+from shared_rules.ai import CHECK_EVERY
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 LOSS = -9   # below every game-point value
-CHECK_MASK = 63      # the clock is read every 64 nodes: about 20 ms on a board
+CHECK_MASK = CHECK_EVERY - 1    # the clock is read every CHECK_EVERY nodes (a power of two)
 
 
 class Solver:

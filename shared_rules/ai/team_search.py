@@ -22,10 +22,10 @@ in a world are 8-bit rank masks per seat and suit (h[seat * 4 + suit]), so no ma
 from shared_rules.cards import POINTS
 from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.rng import Rng
+from shared_rules.ai import CHECK_EVERY
 from shared_rules.ai import team_greedy
 
 SCALE = 32          # a game point; points (difference / 8) only break ties
-CHECK_EVERY = 64    # work units between looks at the clock: about 20 ms on a board
 MAX_ROUNDS = 300
 ABORT = -99999
 
@@ -248,6 +248,7 @@ class TeamSearch:
         wh = self.wh
         seat = self.seat
         for attempt in range(6):
+            self.units += 1 + n_pool // 2               # a deal of the pool costs time too
             i = n_pool - 1
             while i > 0:
                 j = rng.below(i + 1)
