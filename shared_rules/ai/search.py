@@ -340,8 +340,10 @@ class Search:
         if not phase2 and self.may_exchange and hand >> self.xcard & 1 and t[ls] and talon >= 2:
             return EXCHANGE
         if not phase2 or self.p2m:
-            for k in (0, 1, 2, 3):
-                s = (trump + k) % 4 if trump >= 0 else k      # trumps first
+            for k in range(-1, 4):                            # trumps first, as Normal
+                s = trump if k < 0 else k
+                if s < 0 or k >= 0 and s == trump:
+                    continue
                 c = s * 8 + 2
                 if hand >> c & 3 == 3:
                     if self.dm and t[ls] and self.cp[ls] + self.mp[ls] + (40 if s == trump else 20) >= 66:
