@@ -142,10 +142,12 @@ def main(argv=None):
     ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
     ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
     ap.add_argument("--board", action="store_true", help="run tools/board_bench.py in the VM on a Pico-sized heap")
+    ap.add_argument("--hard-budget", type=int, default=0,
+                    help="--board: Hard does this many work units per decision instead of thinking 1.5 s")
     ap.add_argument("--json", action="store_true", help="print one JSON object (--board: a list)")
     args = ap.parse_args(argv)
     if args.board:
-        rows = board_vm()
+        rows = board_vm("hard_budget=%d" % args.hard_budget)
         print(json.dumps(rows) if args.json else "\n".join(json.dumps(r) for r in rows))
         return 0
     out = {"rules": args.rules, "deals": args.deals,

@@ -18,6 +18,8 @@ Self-contained: needs only `shared_rules` on the path. Prints one JSON object pe
   Hard plays against its deadline with no work limit: units_in_deadline, the mean work
   of its decisions that thought until the deadline, is the budget the board reaches in
   that time (what the arena's `hard` plays: shared_rules.ai.hard.HARD_BUDGET).
+  units_per_s: Hard's work per board second; with a fixed budget (Bench(hard_budget=N))
+  every decision is the same work each time, so the best of 3 timings is a clean rate.
 
 Every measurement is a small step (one deal, one decision): `plan()` lists them and
 `Bench.step()` runs the next, so the VM, which collects garbage only between steps, can
@@ -225,6 +227,10 @@ class AIRun:
         out = {"ai": self.level, "rules": self.name, "decisions": self.n, "mean_ms": round(self.ms / n, 1),
                "worst_ms": round(self.worst_ms, 1), "mean_units": self.units // n,
                "worst_units": self.worst_units, "heap_bytes": self.heap}
+        if self.level == "hard":
+            out["units_per_s"] = round(self.units * 1000 / self.ms) if self.ms else 0
+        if self.level == "hard":
+            out["units_per_s"] = round(self.units * 1000 / self.ms) if self.ms else 0
         if self.level == "hard" and not self.hard_budget:
             out["worst_overrun_ms"] = round(self.overrun, 1)
             # The work of a decision that used all its time: Hard's budget on this board.

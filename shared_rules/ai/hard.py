@@ -15,6 +15,7 @@ from shared_rules.ai.normal import decide, hint
 # its fib(20) reference; docs/AI.md). What the arena's `hard` plays by default.
 HARD_BUDGET = {"two": 3700, "three": 3700, "idiots": 3700, "four": 3700, "american": 3700}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
+SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
 UNLIMITED = 1 << 29
 
 
@@ -23,7 +24,8 @@ class Hard:
 
     def __init__(self, seed=0, budget=None, solve_cards=None):
         """budget: work units per decision (default: the board's, per game: HARD_BUDGET);
-        solve_cards: solve exactly once both hands hold this many cards together."""
+        solve_cards: in sampled worlds, solve exactly once both hands hold this many cards
+        together (once the talon is used up every card is known and Hard solves it all)."""
         self.seed = seed
         self.budget = budget
         self.solve_cards = solve_cards
@@ -48,7 +50,7 @@ class Hard:
         budget = self._budget(game)
         if s is None:
             from shared_rules.ai.search import Search
-            solve = self.solve_cards if self.solve_cards is not None else (12 if budget >= 20000 else 8)
+            solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
             s = self.search = Search(self.seed, budget, solve, HARD_TABLE)
         s.budget = budget
         a = s.choose(view, first, clock, deadline)

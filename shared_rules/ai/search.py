@@ -31,17 +31,45 @@ MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same 
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
+# Racing: after this many rounds, candidates whose total trails the best by more than
+# the margin (scaled game points per round; it shrinks as the means settle) are dropped,
+# so the remaining work goes to the moves still in contention.
+RACE = ((8, 48), (16, 34), (32, 24), (64, 17), (128, 12))
+
+
+def race(cands, total, n, rounds):
+    """Drop the candidates (cands[:n], their totals) that trail by more than the margin
+    for this number of rounds; the new count. The rest keep their order."""
+    for r, margin in RACE:
+        if r == rounds:
+            best = total[0]
+            for i in range(1, n):
+                if total[i] > best:
+                    best = total[i]
+            cut = best - margin * rounds
+            k = 0
+            for i in range(n):
+                if total[i] >= cut:
+                    cands[k] = cands[i]
+                    total[k] = total[i]
+                    k += 1
+            return k
+    return n
+
+
 class Search:
     def __init__(self, seed=0, budget=6000, solve_cards=8, tt_size=512):
         self.seed = seed
         self.budget = budget
-        self.solve_cards = solve_cards   # solve exactly once both hands hold this many cards
+        self.solve_cards = solve_cards   # in a sampled world, solve exactly from this many cards
+        self.stack_cards = 12            # the most the board's Python stack lets the solver take
         self.rng = Rng(seed)
         self.solver = Solver(tt_size)
         self.pool = [0] * 32
         self.stock = [0] * 16
-        self.cands = [0] * 40
-        self.total = [0] * 40
+        self.cands = [0] * 20
+        self.total = [0] * 20
+        self.vals = [0] * 20
         self.h = [0, 0]
         self.cp = [0, 0]
         self.mp = [0, 0]
@@ -69,6 +97,9 @@ class Search:
         for i in range(n):
             total[i] = 0
         exact = self.talon_left == 0
+        # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
+        # until few cards are left, as exact play in a guessed world is mostly overconfident.
+        self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
         rng = self.rng
         # Reseeded per decision: the same seed and view always give the same move.
         rng.state = ((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2)) % 1073741788 + 1
@@ -83,15 +114,16 @@ class Search:
                 v = self.rollout(self.cands[i])
                 if v == ABORT:
                     break
-                self.cands[n + i] = v
+                self.vals[i] = v
                 done += 1
             if done < n:
                 break
             for i in range(n):
-                total[i] += self.cands[n + i]
+                total[i] += self.vals[i]
             self.rounds += 1
             if exact or self.rounds >= MAX_ROUNDS:
                 break
+            n = race(self.cands, total, n, self.rounds)
         if not self.rounds:
             return first
         best = 0
@@ -245,7 +277,7 @@ class Search:
                     tcard = -1
             forced = -1
         while True:
-            if phase2 and forced < 0 and ncards <= self.solve_cards:
+            if phase2 and forced < 0 and ncards <= self.solve_at:
                 self.units += units
                 units = 0
                 v = self._solve(ls, lead, trump, closed, cot, ncards)
@@ -407,7 +439,7 @@ class Search:
             v = sv.lead(h[ls], h[fs], ls, cp[ls], cp[fs], t[ls], t[fs], mp[ls], mp[fs], -9, 9, lead)
         except RuntimeError:        # "pystack exhausted": CIRCUITPY_PYSTACK_SIZE too small
             self.units += sv.nodes
-            self.solve_cards = ncards - 2
+            self.stack_cards = self.solve_at = ncards - 2
             return NO_STACK
         self.units += sv.nodes
         if sv.aborted:
