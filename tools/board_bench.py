@@ -8,6 +8,8 @@ Self-contained: needs only `shared_rules` on the path. Prints one JSON object pe
 - {"reference": ...}: recursive fib(20) here, and `scale`, the factor that turns this
   machine's milliseconds into an RP2040's at 125 MHz (fib(20) takes 298 ms there; 1 on a
   board). Every "ms" figure below is in board milliseconds; `deadline` runs on that clock.
+  Off a board each decision is timed three times, each run scaled by a fib(20) timed just
+  before it, and the fastest run counts: a shared machine's load only ever adds time.
 - {"engine": rules, ...}: random deals (random_play), deals_per_s and the heap each deal
   allocates, mean and worst (garbage included: the GC is off during a deal and
   collects between deals, so a board's heap holds one deal's garbage at most).
@@ -75,17 +77,17 @@ ON_BOARD = sys.platform in ("RP2040", "rp2")
 REPEATS = 1 if ON_BOARD else 3  # elsewhere each timing is the best of 3 from the same state
 HARD_SECONDS = 1.5              # the device's thinking time for Hard
 AI_GAMES = ("standard", "schnapsen", "three-handed", "idiots", "four-handed", "american")
-AI_SEEDS = {"easy": (11, 22), "normal": (11, 22, 33, 44), "hard": (11, 22)}
+AI_DEALS = {"easy": 2, "normal": 4, "hard": 2}     # seeded deals per level and game
 
 
 def _fib(n):
     return n if n < 2 else _fib(n - 1) + _fib(n - 2)
 
 
-def reference():
+def reference(runs=3 * REPEATS):
     """fib(20) on this machine (the best run) and the factor to board milliseconds."""
     best = 1 << 29
-    for _ in range(3 * REPEATS):
+    for _ in range(runs):
         t0 = now_ms()
         _fib(20)
         best = min(best, now_ms() - t0)
@@ -161,7 +163,7 @@ class AIRun:
 
     def _clock(self):
         """Board seconds since the decision began."""
-        return (now_ms() - self.t0) * self.scale / 1000
+        return (now_ms() - self.t0) * self.per_s
 
     def _next_match(self):
         if not self.seeds:
@@ -195,6 +197,9 @@ class AIRun:
         ms = 1 << 29
         heap = u = 0
         for _ in range(REPEATS):     # the least disturbed run (a shared machine's load only adds)
+            if not ON_BOARD:         # the board's clock, from fib(20) timed just before
+                self.scale = reference(1)["scale"]
+            self.per_s = self.scale / 1000
             me.rng.state = state
             gc.collect()
             gc.disable()
@@ -204,10 +209,12 @@ class AIRun:
                 a = me.choose(view, self._clock, HARD_SECONDS)
             else:
                 a = me.choose(view)
-            ms = min(ms, (now_ms() - self.t0) * self.scale)
+            t = (now_ms() - self.t0) * self.scale
             heap = max(heap, mem_alloc() - before)
             gc.enable()
-            u = max(u, me.work)
+            if t < ms:
+                ms = t
+                u = me.work
         view = None
         self.n += 1
         self.ms += ms
@@ -229,8 +236,6 @@ class AIRun:
                "worst_units": self.worst_units, "heap_bytes": self.heap}
         if self.level == "hard":
             out["units_per_s"] = round(self.units * 1000 / self.ms) if self.ms else 0
-        if self.level == "hard":
-            out["units_per_s"] = round(self.units * 1000 / self.ms) if self.ms else 0
         if self.level == "hard" and not self.hard_budget:
             out["worst_overrun_ms"] = round(self.overrun, 1)
             # The work of a decision that used all its time: Hard's budget on this board.
@@ -239,12 +244,14 @@ class AIRun:
         return out
 
 
-def plan(scale, deals=DEALS, games=AI_GAMES, levels=("easy", "normal", "hard"), hard_budget=0):
-    """Every run of the benchmark, in order: each rule set's engine, then each level per game."""
+def plan(scale, deals=DEALS, games=AI_GAMES, levels=("easy", "normal", "hard"), hard_budget=0, ai_deals=None):
+    """Every run of the benchmark, in order: each rule set's engine, then each level per
+    game (ai_deals: seeded deals per level and game instead of AI_DEALS)."""
     runs = [EngineRun(name, deals) for name in NAMES + FAMILY]
     for level in levels:
+        seeds = [11 * (k + 1) for k in range(ai_deals or AI_DEALS[level])]
         for name in games:
-            runs.append(AIRun(level, name, AI_SEEDS[level], scale, hard_budget))
+            runs.append(AIRun(level, name, seeds, scale, hard_budget))
     return runs
 
 

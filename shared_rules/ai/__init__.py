@@ -27,7 +27,7 @@ randplay (random legal play for benchmarks and fuzzing).
 """
 
 LEVELS = ("easy", "normal", "hard")
-CHECK_EVERY = 32    # Hard's work units between looks at the clock: about 10 ms on a board
+CHECK_EVERY = 64    # Hard's work units between looks at the clock: about 20 ms on a board
 
 
 def make_player(level, seed=0, **options):

@@ -10,10 +10,12 @@ from shared_rules.rng import Rng
 from shared_rules.rules import TEAM_GAMES
 from shared_rules.ai.normal import decide, hint
 
-# The work an RP2040 at 125 MHz does in Hard's 1.5 s, per game: the mean units of Hard's
-# decisions in tools/board_bench.py (MicroPython VM on a Pico-sized heap, times scaled by
-# its fib(20) reference; docs/AI.md). What the arena's `hard` plays by default.
-HARD_BUDGET = {"two": 3700, "three": 3700, "idiots": 3700, "four": 3700, "american": 3700}
+# Work units (cards played in playouts, solver nodes) that an RP2040 at 125 MHz does in
+# Hard's 1.5 s, per game: tools/board_bench.py's units_in_deadline (Hard's decisions that
+# thought until the deadline), run in the MicroPython VM on a Pico-sized heap, timed
+# against its fib(20) reference (`python -m tools.bench --board`; docs/AI.md). The
+# arena's `hard` plays these, so its figures are the device's strength.
+HARD_BUDGET = {"two": 3700, "three": 3700, "idiots": 4000, "four": 6400, "american": 5400}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
 SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
 UNLIMITED = 1 << 29

@@ -12,7 +12,7 @@ marriage in the playouts too, and deals without declaring are played to the last
 
 Anytime and bounded: `budget` work units (cards played in playouts plus solver nodes) and
 an optional deadline on a caller's clock, read every CHECK_EVERY units inside a round
-(about 10 ms on a board); only complete rounds (one world, every candidate) count. All
+(about 20 ms on a board); only complete rounds (one world, every candidate) count. All
 state lives in lists made once, so a decision allocates only a few small objects (and a
 float per look at the clock) however long it runs.
 """
