@@ -63,6 +63,7 @@ class Search:
         self.budget = budget
         self.solve_cards = solve_cards   # in a sampled world, solve exactly from this many cards
         self.stack_cards = 12            # the most the board's Python stack lets the solver take
+        self.solve_at = solve_cards      # this decision's: solve_cards, or all of it if exact
         self.rng = Rng(seed)
         self.solver = Solver(tt_size)
         self.pool = [0] * 32
