@@ -22,15 +22,15 @@ SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000, 0)
 LOW = 0x3FFFFFFF                   # the bits of a small int on the board: cards 0..29
 TOP = 30                           # cards 30 and 31 are mask >> TOP
 
-# 2**k % 37 is different for every k < 36: a single bit's card is _BIT_INDEX[bit % 37].
-_BIT_INDEX = bytearray(37)
+# 2**k % 37 is different for every k < 36: a single bit's card is BIT_INDEX[bit % 37].
+BIT_INDEX = bytearray(37)
 for _c in range(32):
-    _BIT_INDEX[(1 << _c) % 37] = _c
+    BIT_INDEX[(1 << _c) % 37] = _c
 
 
 def low_card(mask):
     """The card of the lowest set bit (the highest-ranked card of the lowest suit)."""
-    return _BIT_INDEX[(mask & -mask) % 37]
+    return BIT_INDEX[(mask & -mask) % 37]
 
 
 def count(mask):
@@ -55,7 +55,7 @@ def nth(mask, i):
         mask &= mask - 1
         i -= 1
     if mask:
-        return _BIT_INDEX[(mask & -mask) % 37]
+        return BIT_INDEX[(mask & -mask) % 37]
     if top & 1:             # past the small cards: 30 and 31 in turn
         return TOP + i
     return TOP + 1
@@ -66,7 +66,7 @@ def mask_points(mask):
     total = 0
     while mask:
         b = mask & -mask
-        total += POINTS[_BIT_INDEX[b % 37] & 7]
+        total += POINTS[BIT_INDEX[b % 37] & 7]
         mask ^= b
     return total
 
@@ -76,7 +76,7 @@ def listed(mask):
     out = []
     while mask:
         b = mask & -mask
-        out.append(_BIT_INDEX[b % 37])
+        out.append(BIT_INDEX[b % 37])
         mask ^= b
     return out
 

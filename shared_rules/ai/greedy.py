@@ -4,7 +4,7 @@ Every function takes plain masks (hand, cards the opponent may hold, trump suit)
 returns a card, so the same few mask operations serve a player reading a View and the
 search playing out a sampled world. Nothing here allocates.
 """
-from shared_rules.cards import SUIT_MASK, POINTS, KING, QUEEN, low_card
+from shared_rules.cards import SUIT_MASK, POINTS, KING, QUEEN, BIT_INDEX, low_card
 
 
 def beats(c, lead, trump):
@@ -30,14 +30,23 @@ def _keep_value(c, hand, out, trump):
 
 
 def cheapest(m, hand, out, trump):
-    """The card of m we mind least giving away."""
+    """The card of m we mind least giving away (_keep_value inline: the playouts' hot loop)."""
     best = -1
     best_v = 9999
+    both = hand | out
     while m:
         b = m & -m
         m ^= b
-        c = low_card(b)
-        v = _keep_value(c, hand, out, trump)
+        c = BIT_INDEX[b % 37]
+        r = c & 7
+        v = POINTS[r] * 4
+        if c >> 3 == trump:
+            v += 40
+        if r == KING or r == QUEEN:
+            if both >> (c ^ 1) & 1:
+                v += 10
+        elif r == 1 and out >> (c & ~7) & 1:
+            v += 6
         if v < best_v:
             best_v = v
             best = c
@@ -106,10 +115,10 @@ def follow(hand, legal, lead, trump, out, phase2, mine=0, theirs=0):
     while m:
         b = m & -m
         m ^= b
-        c = low_card(b)
+        c = BIT_INDEX[b % 37]
         p = lp + POINTS[c & 7]
         v = -_keep_value(c, hand, out, trump)
-        if beats(c, lead, trump):
+        if (c < lead) if (c ^ lead) < 8 else (c >> 3 == trump):       # beats(c, lead, trump)
             v += 4 * p + TEMPO
             if mine + p >= 66:
                 v += 10000
