@@ -15,7 +15,7 @@ from shared_rules.ai.normal import decide, hint
 # thought until the deadline), run in the MicroPython VM on a Pico-sized heap, timed
 # against its fib(20) reference (`python -m tools.bench --board`; docs/AI.md). The
 # arena's `hard` plays these, so its figures are the device's strength.
-HARD_BUDGET = {"two": 3700, "three": 3700, "idiots": 4000, "four": 6400, "american": 5400}
+HARD_BUDGET = {"two": 3600, "three": 3600, "idiots": 4100, "four": 6300, "american": 5100}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
 SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
 UNLIMITED = 1 << 29
