@@ -30,23 +30,14 @@ def _keep_value(c, hand, out, trump):
 
 
 def cheapest(m, hand, out, trump):
-    """The card of m we mind least giving away (_keep_value inline: the playouts' hot loop)."""
+    """The card of m we mind least giving away."""
     best = -1
     best_v = 9999
-    both = hand | out
     while m:
         b = m & -m
         m ^= b
         c = BIT_INDEX[b % 37]
-        r = c & 7
-        v = POINTS[r] * 4
-        if c >> 3 == trump:
-            v += 40
-        if r == KING or r == QUEEN:
-            if both >> (c ^ 1) & 1:
-                v += 10
-        elif r == 1 and out >> (c & ~7) & 1:
-            v += 6
+        v = _keep_value(c, hand, out, trump)
         if v < best_v:
             best_v = v
             best = c

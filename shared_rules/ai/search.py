@@ -19,45 +19,18 @@ float per look at the clock) however long it runs.
 from shared_rules.cards import SUIT_MASK, POINTS, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DRAW
 from shared_rules.rng import Rng
-from shared_rules.ai import CHECK_EVERY
+from shared_rules.ai.anytime import Rounds, ABORT
 from shared_rules.rules import marriage_points
 from shared_rules.ai.solver import Solver
 from shared_rules.ai import greedy
 
-ABORT = -99999
 NO_STACK = -99998
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
-# Racing: after this many rounds, candidates whose total trails the best by more than
-# the margin (scaled game points per round; it shrinks as the means settle) are dropped,
-# so the remaining work goes to the moves still in contention.
-RACE = ((8, 48), (16, 34), (32, 24), (64, 17), (128, 12))
-
-
-def race(cands, total, n, rounds):
-    """Drop the candidates (cands[:n], their totals) that trail by more than the margin
-    for this number of rounds; the new count. The rest keep their order."""
-    for r, margin in RACE:
-        if r == rounds:
-            best = total[0]
-            for i in range(1, n):
-                if total[i] > best:
-                    best = total[i]
-            cut = best - margin * rounds
-            k = 0
-            for i in range(n):
-                if total[i] >= cut:
-                    cands[k] = cands[i]
-                    total[k] = total[i]
-                    k += 1
-            return k
-    return n
-
-
-class Search:
+class Search(Rounds):
     def __init__(self, seed=0, budget=6000, solve_cards=8, tt_size=512):
         self.seed = seed
         self.budget = budget
@@ -90,13 +63,8 @@ class Search:
         if n == 1:
             return first
         self._prepare(view)
-        self.next_check = 0         # a deadline already past: no round at all
-        self.rounds = 0
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        total = self.total
-        for i in range(n):
-            total[i] = 0
         exact = self.talon_left == 0
         # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
         # until few cards are left, as exact play in a guessed world is mostly overconfident.
@@ -104,34 +72,7 @@ class Search:
         rng = self.rng
         # Reseeded per decision: the same seed and view always give the same move.
         rng.state = ((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2)) % 1073741788 + 1
-        while self.units < self.budget:
-            if self.units >= self.next_check:
-                self.next_check = self.units + CHECK_EVERY
-                if self.clock is not None and self.clock() >= self.deadline:
-                    break
-            self._sample(rng)
-            done = 0
-            for i in range(n):
-                v = self.rollout(self.cands[i])
-                if v == ABORT:
-                    break
-                self.vals[i] = v
-                done += 1
-            if done < n:
-                break
-            for i in range(n):
-                total[i] += self.vals[i]
-            self.rounds += 1
-            if exact or self.rounds >= MAX_ROUNDS:
-                break
-            n = race(self.cands, total, n, self.rounds)
-        if not self.rounds:
-            return first
-        best = 0
-        for i in range(1, n):
-            if total[i] > total[best]:
-                best = i
-        return self.cands[best]
+        return self.run(n, rng, 1 if exact else MAX_ROUNDS)
 
     def _candidates(self, view, first):
         """Fill self.cands with the actions worth searching; return how many."""
@@ -360,12 +301,10 @@ class Search:
                 if top == n:
                     phase2 = True
                     tcard = -1
-            if self.units + units >= self.budget:
+            if self.spent(units):
                 return ABORT
-            if self.units + units >= self.next_check:
-                self.next_check = self.units + units + CHECK_EVERY
-                if self.clock is not None and self.clock() >= self.deadline:
-                    return ABORT
+
+    value = rollout         # what Rounds.run scores a candidate with
 
     def _policy_lead(self, ls, hand, played, phase2, closed, talon, tcard, trump):
         """The greedy leader: exchange, declare or show a marriage, then a card."""

@@ -22,12 +22,11 @@ in a world are 8-bit rank masks per seat and suit (h[seat * 4 + suit]), so no ma
 from shared_rules.cards import POINTS
 from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.rng import Rng
-from shared_rules.ai import CHECK_EVERY
+from shared_rules.ai.anytime import Rounds, ABORT
 from shared_rules.ai import team_greedy
 
 SCALE = 32          # a game point; points (difference / 8) only break ties
 MAX_ROUNDS = 300
-ABORT = -99999
 
 # Tables over the 8-bit rank mask of one suit (bit r is rank r; a lower rank is higher).
 HIGH8 = bytearray(256)      # rank of its highest card (the lowest bit)
@@ -44,7 +43,7 @@ for _m in range(1, 256):
 MARRIAGE = 0b1100           # the K and Q of a suit: ranks 2 and 3
 
 
-class TeamSearch:
+class TeamSearch(Rounds):
     def __init__(self, seed=0, budget=3000):
         self.seed = seed
         self.budget = budget
@@ -72,45 +71,21 @@ class TeamSearch:
         """The best card (or bid) for the view; `first` (Normal's) goes first, wins ties."""
         self.units = 0
         self.rounds = 0
-        bidding = view.legal[0] == PASS
-        n = self._candidates(view, first, bidding)
+        self.bidding = view.legal[0] == PASS
+        n = self._candidates(view, first, self.bidding)
         if n == 1:
             return first
         self._prepare(view)
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        self.next_check = 0
-        total = self.total
-        for i in range(n):
-            total[i] = 0
         rng = self.rng
         rng.state = ((self.seed & 0xFFFF) * 7919 ^ (view.hand & 0x3FFFFFF) ^ len(view.history) * 131) \
             % 1073741788 + 1
-        while self.units < self.budget and self.rounds < MAX_ROUNDS:
-            if self.units >= self.next_check:
-                self.next_check = self.units + CHECK_EVERY
-                if clock is not None and clock() >= self.deadline:
-                    break
-            self._sample(rng)
-            done = 0
-            for i in range(n):
-                v = self._bid_value(self.cands[i]) if bidding else self.rollout(self.cands[i])
-                if v == ABORT:
-                    break
-                self.vals[i] = v
-                done += 1
-            if done < n:
-                break
-            for i in range(n):
-                total[i] += self.vals[i]
-            self.rounds += 1
-        if not self.rounds:
-            return first
-        best = 0
-        for i in range(1, n):
-            if total[i] > total[best]:
-                best = i
-        return self.cands[best]
+        return self.run(n, rng, MAX_ROUNDS)
+
+    def value(self, action):
+        """What Rounds.run scores a candidate with, in the current world."""
+        return self._bid_value(action) if self.bidding else self.rollout(action)
 
     def _candidates(self, view, first, bidding):
         """Fill self.cands with the actions worth searching (Normal's first); how many."""
@@ -417,12 +392,8 @@ class TeamSearch:
             tp = 0
             k = 0
             seat = bseat
-            if self.units + units >= self.budget:
+            if self.spent(units):
                 return ABORT
-            if self.units + units >= self.next_check:
-                self.next_check = self.units + units + CHECK_EVERY
-                if self.clock is not None and self.clock() >= self.deadline:
-                    return ABORT
 
     # ---- the greedy policy (team_greedy's rules of thumb on suit masks) ----------------------
 
