@@ -29,9 +29,16 @@ from tools.board_bench import EngineRun  # noqa: E402  (the same loop runs on th
 # The rules engine proper, and the match and record layers the device adds on top.
 ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal"
 MATCH = ENGINE + ", shared_rules.match, shared_rules.record"
-# What the device imports (and builds) for a computer player of each level, after MATCH.
-AI_LEVELS = {level: "from shared_rules import ai\n_p = ai.make_player(%r)" % level
-             for level in ("easy", "normal", "hard")}
+# What the device imports (and builds) for a computer player of each level, after MATCH;
+# Hard with the search it builds at its first decision (two-handed, team games).
+AI_LEVELS = {
+    "easy": "from shared_rules import ai\n_p = ai.make_player('easy')",
+    "normal": "from shared_rules import ai\n_p = ai.make_player('normal')",
+    "hard": "from shared_rules import ai\nfrom shared_rules.ai import search, hard\n_p = ai.make_player('hard')\n"
+            "_p.search = search.Search(0, 0, 0, hard.HARD_TABLE)",
+    "hard_team": "from shared_rules import ai\nfrom shared_rules.ai import team_search\n_p = ai.make_player('hard')\n"
+                 "_p.team = team_search.TeamSearch()",
+}
 PICO_HEAP = 150 * 1024          # PLATFORM_NOTES: plan on 150 KB of live heap
 BOARD_STACK = 4096              # CIRCUITPY_PYSTACK_SIZE as tools.deploy sets it
 
@@ -40,7 +47,7 @@ from board_bench import EngineRun
 run = EngineRun(RULES, DEALS, 11)
 while run.step():
     pass
-print(run.ms, run.total)
+print(int(run.ms), run.total)
 """
 
 
