@@ -8,11 +8,17 @@ import os
 import time
 
 import microcontroller
+import storage
 
 import profiles
 
 profile = profiles.load(os.getenv("SIXTYSIX_PROFILE"))
 display = profile.display()
+if not storage.getmount("/").readonly:
+    # Deploy mode (boot.py): tools.deploy is about to stop this program over USB serial
+    # and copy the game. The display shows the console until then; play if it never comes.
+    print("Deploying...")
+    time.sleep(30)
 keys = profile.keys()
 gc.collect()
 

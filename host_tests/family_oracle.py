@@ -1,12 +1,13 @@
-"""An independent reading of RULES.md sections 5-8 (the family games), to check the engine.
+"""An independent reading of docs/RULES.md sections 5-8 (the family games), to check the engine.
 
 Written from the rules text, not from shared_rules/team.py or deal.py: cards are record
 names ("TH"), hands are sets, and each referee follows a deal action by action, says
 which cards the seat to act may play, and scores the deal by the tables of RULES.md.
-Also the random drivers the family tests share (legal actions only, seeded).
+Also the random drivers the family tests share (legal actions only, seeded) and the
+check that every card is in exactly one place.
 """
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, DRAW, BID, PASS
-from shared_rules.cards import name, listed, parse
+from shared_rules.cards import name, listed, parse, pack, mask_points
 
 ORDER = "ATKQJ987"
 VALUE = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
@@ -32,10 +33,10 @@ def trick_winner(cards, trump):
     return w
 
 
-def team_allowed(hand, trick, trump, overtrump):
+def team_allowed(hand, trick, trump):
     """Cards a seat may play to a trick (RULES.md 6 and 7): any card on lead; else follow
     suit, beating the winning card if it is of the led suit and the seat can; void, trump
-    (four-handed: over a trump already winning if able, else any trump); else anything."""
+    (over a trump already winning if able, else any trump); else anything."""
     if not trick:
         return set(hand)
     lead = trick[0]
@@ -49,7 +50,7 @@ def team_allowed(hand, trick, trump, overtrump):
         return set(same)
     trumps = [c for c in hand if c[1] == trump]
     if trumps:
-        if overtrump and best[1] == trump:
+        if best[1] == trump:
             over = [c for c in trumps if beats(c, best, trump)]
             if over:
                 return set(over)
@@ -103,7 +104,7 @@ class TeamReferee:
             self.hands[self.n - 1].add(trump_card)
             self.trump = trump_card[1]
         self.widow = set(widow)
-        self.bids = []
+        self.to_call = set(range(self.n)) if game == "american" else set()   # seats still to bid or pass
         self.bid = 0
         self.bidder = None
         self.out = None
@@ -121,11 +122,11 @@ class TeamReferee:
         return seat % self.sides
 
     def bidding(self):
-        return self.game == "american" and len(self.bids) < self.n
+        return bool(self.to_call)
 
     def allowed_cards(self):
         cards = [c for _, c in self.trick]
-        return team_allowed(self.hands[self.turn], cards, self.trump, self.game == "four")
+        return team_allowed(self.hands[self.turn], cards, self.trump)
 
     def allowed(self):
         """Every action the seat to act may take, as ints."""
@@ -143,12 +144,17 @@ class TeamReferee:
     def apply(self, seat, action):
         assert seat == self.turn and action in self.allowed(), (seat, action)
         if action >= BID:
-            self.bids.append(action - BID)
+            # Each seat calls once, in turn; a seat whose partner overbids it (four players,
+            # under the moon) may call once more when its turn comes round again.
             if action > PASS:
+                if self.n == 4 and self.bidder == (seat + 2) % 4 and action - BID < 5:
+                    self.to_call.add(self.bidder)
                 self.bid = action - BID
                 self.bidder = seat
-            if len(self.bids) < self.n:
-                self.turn += 1
+            self.to_call.discard(seat)
+            later = [(seat + i) % self.n for i in range(1, self.n) if (seat + i) % self.n in self.to_call]
+            if later:
+                self.turn = later[0]
             elif self.bidder is None:
                 self.over = self.annulled = True
             else:
@@ -313,3 +319,25 @@ def play_match_for(match, rng, steps):
         match.apply(acts[rng.below(len(acts))])
     return match
 
+
+def team_places(deal):
+    """Masks of every place a card can be: hands (the moon partner's idle one too), the
+    trick on the table, the won piles, and the widow until the first trick takes it."""
+    places = list(deal.hands) + list(deal.won)
+    trick = 0
+    for c in deal.trick:
+        trick |= 1 << c
+    places.append(trick)
+    if deal.trick_count == 0:
+        places.append(deal.widow)
+    return places
+
+
+def check_one_place(places, rules):
+    """Every card of the pack in exactly one of the places; 120 card points among them."""
+    seen = 0
+    for m in places:
+        assert not seen & m, "a card is in two places: %s" % names(seen & m)
+        seen |= m
+    assert seen == pack(rules.ranks), "cards missing: %s" % names(pack(rules.ranks) & ~seen)
+    assert sum(mask_points(m) for m in places) == 120

@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md sections 2-4, to check the engine against.
+"""An independent reading of docs/RULES.md sections 2-4, to check the engine against.
 
 Written from the rules text, not from shared_rules/deal.py: cards are handled by their
 record names ("TH"), the phase-2 duty and the scoring table are re-stated plainly. The

@@ -16,7 +16,8 @@ from shared_rules.record import parse_action as act
 from shared_rules.cards import parse, mask_of, words, POINTS
 from shared_rules.deal import Deal, dealt
 from shared_rules.errors import IllegalMove
-from shared_rules.record import deal_from_record, parse_entry, replay
+from shared_rules.record import deal_from_record, parse_entry
+from shared_rules.report import replay
 from shared_rules.rules import Rules
 
 

@@ -1,7 +1,6 @@
 """tools.deploy against a temporary folder standing in for a mounted CIRCUITPY drive."""
 
 import errno
-import hashlib
 
 import pytest
 
@@ -26,7 +25,7 @@ def run(capsys, repo, cache, *args):
 
 
 EXPECTED = {
-    "/code.py", "/settings.toml", "/assets/cards.bmp",
+    "/code.py", "/boot.py", "/settings.toml", "/assets/cards.bmp", "/lib/profiles/__init__.py",
     "/lib/sixtysix/__init__.py", "/lib/sixtysix/app.py", "/lib/sixtysix/screens/menu.py",
     "/lib/shared_rules/cards.py", "/lib/shared_rules/rules.py",
     "/lib/profiles/pico_display_pack.py", "/lib/profiles/waveshare_lcd_1in3.py",
@@ -44,17 +43,17 @@ def test_full_deploy_copies_the_layout_and_the_libraries(setup, capsys):
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
     assert files["/lib/sixtysix/screens/menu.py"] == (repo / "firmware/sixtysix/screens/menu.py").read_bytes()
     assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'
-    assert "14 written" in out and "14 verified" in out and "Free space on the board" in out
-    # code.py is written last
+    assert "16 written" in out and "every written file checked" in out and "Free space on the board" in out
+    # boot.py is written first, code.py last
     written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
-    assert written[-1] == "/code.py" and len(written) == 14
+    assert written[0] == "/boot.py" and written[-1] == "/code.py" and len(written) == 16
 
 
 def test_incremental_deploy_copies_only_what_changed(setup, capsys):
     repo, cache, drive = setup
     run(capsys, repo, cache, "--drive", str(drive))
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
-    assert code == 0 and "Nothing to copy: all 14 files on the board match" in out
+    assert code == 0 and "Nothing to copy: all 16 files on the board match" in out
 
     (repo / "shared_rules/cards.py").write_text("SUITS = 'CSHD'  # clubs first\n")
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
@@ -90,7 +89,7 @@ def test_verification_catches_a_file_that_reads_back_wrong(setup, capsys, monkey
     monkeypatch.setattr(DriveTarget, "write_file", bad_flash)
     code, out, err = run(capsys, repo, cache, "--drive", str(drive))
     assert code == 9
-    assert "/lib/sixtysix/app.py: content differs (sha256)" in err
+    assert "/lib/sixtysix/app.py: content differs (checksum)" in err
     assert "retry    /lib/sixtysix/app.py" in out  # rewritten once before giving up
     assert board_files(drive)["/code.py"] == PLACEHOLDER.data  # the half-verified game never boots
 
@@ -168,7 +167,7 @@ def test_read_only_drive(setup, capsys, monkeypatch):
 def test_dry_run_writes_nothing(setup, capsys):
     repo, cache, drive = setup
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive), "--dry-run")
-    assert code == 0 and "Dry run: 14 to write" in out and "Nothing was written" in out
+    assert code == 0 and "Dry run: 16 to write" in out and "Nothing was written" in out
     assert "would write  /code.py" in out
     assert board_files(drive) == {}
 
@@ -298,7 +297,6 @@ def test_uf2_for_another_chip_is_refused(setup, capsys, tmp_path):
 
 def test_placeholder_is_valid_python():
     compile(PLACEHOLDER.data, "code.py", "exec")
-    assert hashlib.sha256(PLACEHOLDER.data).hexdigest() == PLACEHOLDER.digest
 
 
 def test_uf2_installed_but_no_board_appears(setup, capsys, monkeypatch, tmp_path):
@@ -320,3 +318,60 @@ def test_uf2_dry_run_does_not_flash(setup, capsys, tmp_path):
     code, out, _ = run(capsys, repo, cache, "--uf2", str(firmware), "--bootloader-drive", str(bootloader), "--dry-run")
     assert code == 0 and "would install circuitpython.uf2" in out
     assert list(bootloader.iterdir()) == []
+
+
+def test_a_second_deploy_onto_a_drive_that_is_still_full(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    assert run(capsys, repo, cache, "--drive", str(drive))[0] == 0
+    (repo / "firmware/code.py").write_text((repo / "firmware/code.py").read_text().replace("os", "os "))
+    monkeypatch.setattr(DriveTarget, "space", lambda self: (0, 512))     # not one block free
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("pathlib.Path.write_bytes", full)
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 6 and "Not enough space on the board" in err and "delete files you do not need" in err
+    assert "Traceback" not in err
+
+
+def test_dry_run_on_a_read_only_drive_says_it_will_fail(setup, capsys, monkeypatch):
+    repo, cache, drive = setup
+    monkeypatch.setattr("os.access", lambda path, mode: False)
+    code, out, err = run(capsys, repo, cache, "--drive", str(drive), "--dry-run")
+    assert code == 7 and "Dry run: 16 to write" in out and "is read-only" in err
+    assert board_files(drive) == {}
+
+
+HANDHELDS = {"picosystem": "pimoroni_picosystem", "picopad": "pajenicko_picopad", "ugame22": "ugame22",
+             "t_display": "lilygo_t_display_rp2040"}
+
+
+@pytest.mark.parametrize("board_id, profile", [(board_id, name) for name, board_id in HANDHELDS.items()] +
+                         [("raspberry_pi_pico", "pico_display_pack"), ("raspberry_pi_pico_w", "pico_display_pack")])
+def test_the_profile_follows_the_board_id_in_boot_out(tmp_path, capsys, board_id, profile):
+    repo = make_repo(tmp_path / "repo", profiles=("pico_display_pack", "waveshare_lcd_1in3") + tuple(HANDHELDS),
+                     board_ids={name: (ident,) for name, ident in HANDHELDS.items()})
+    drive = make_drive(tmp_path / "CIRCUITPY", boot_out="Adafruit CircuitPython 10.0.3 on 2025-10-17; some board "
+                                                        "with rp2040\nBoard ID:{}\nUID:0123\n".format(board_id))
+    code, out, _ = run(capsys, repo, seed_cache(tmp_path / "cache"), "--drive", str(drive))
+    assert code == 0 and "Profile: {} (".format(profile) in out
+    assert (drive / "settings.toml").read_text().startswith('SIXTYSIX_PROFILE = "{}"'.format(profile))
+
+
+def test_an_unknown_board_id_lists_the_profiles(setup, capsys):
+    repo, cache, drive = setup
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 10.0.3 on 2025-10-17; Feather with rp2040\n"
+                                        "Board ID:adafruit_feather_rp2040\n")
+    code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert code == 2 and "No board profile is made for this board (Board ID: adafruit_feather_rp2040)" in err
+    assert "pico_display_pack      raspberry_pi_pico, raspberry_pi_pico_w" in err and "--profile NAME" in err
+    assert board_files(drive) == {}
+    code, out, _ = run(capsys, repo, cache, "--drive", str(drive), "--profile", "waveshare_lcd_1in3")
+    assert code == 0 and "Note: waveshare_lcd_1in3 is made for raspberry_pi_pico" in out
+
+
+def test_uf2_naming_a_folder(setup, capsys, tmp_path):
+    repo, cache, drive = setup
+    code, _out, err = run(capsys, repo, cache, "--uf2", str(tmp_path), "--drive", str(drive))
+    assert code == 2 and "is a folder, not a .uf2 file" in err

@@ -9,8 +9,8 @@ from deploy_fakes import make_repo, make_wheel, seed_cache
 from tools import deploy
 from tools.deploy import errors, libraries, manifest, uf2
 from tools.deploy.errors import (BoardNotResponding, BootloaderOnly, CopyFailed, Interrupted, LibrariesUnavailable,
-                                 NoBoard, NotEnoughSpace, ReadOnly, SeveralBoards, UsageError, VerifyFailed,
-                                 WrongFirmware)
+                                 NoBoard, NotEnoughSpace, ReadOnly, SeveralBoards, UnknownBoard, UsageError,
+                                 VerifyFailed, WrongFirmware)
 from tools.deploy.manifest import Entry, Manifest
 from tools.deploy.sync import Plan
 from tools.deploy.target import BoardInfo, check_firmware, parse_boot_out
@@ -26,11 +26,11 @@ def test_sources_follow_the_layout(tmp_path):
     cache_dir.mkdir()
     (cache_dir / "app.cpython-311.pyc").write_bytes(b"\0")
     paths = [entry.path for entry in manifest.source_entries(repo)]
-    assert paths[0] == "/code.py"
-    assert sorted(paths[1:]) == [
-        "/assets/cards.bmp", "/lib/profiles/pico_display_pack.py", "/lib/profiles/waveshare_lcd_1in3.py",
-        "/lib/shared_rules/cards.py", "/lib/shared_rules/rules.py", "/lib/sixtysix/__init__.py",
-        "/lib/sixtysix/app.py", "/lib/sixtysix/screens/menu.py"]
+    assert paths[:2] == ["/code.py", "/boot.py"]
+    assert sorted(paths[2:]) == [
+        "/assets/cards.bmp", "/lib/profiles/__init__.py", "/lib/profiles/pico_display_pack.py",
+        "/lib/profiles/waveshare_lcd_1in3.py", "/lib/shared_rules/cards.py", "/lib/shared_rules/rules.py",
+        "/lib/sixtysix/__init__.py", "/lib/sixtysix/app.py", "/lib/sixtysix/screens/menu.py"]
 
 
 def test_missing_code_py_is_a_usage_error(tmp_path):
@@ -39,9 +39,10 @@ def test_missing_code_py_is_a_usage_error(tmp_path):
     assert caught.value.exit_code == 2 and "firmware/code.py is missing" in str(caught.value)
 
 
-def test_manifest_puts_code_py_last_and_rejects_duplicates():
-    entries = [Entry("/code.py", b"c", "x"), Entry("/lib/b.py", b"b", "x"), Entry("/assets/a.bmp", b"a", "x")]
-    assert [e.path for e in Manifest(entries)] == ["/assets/a.bmp", "/lib/b.py", "/code.py"]
+def test_manifest_puts_boot_py_first_and_code_py_last_and_rejects_duplicates():
+    entries = [Entry("/code.py", b"c", "x"), Entry("/lib/b.py", b"b", "x"), Entry("/assets/a.bmp", b"a", "x"),
+               Entry("/boot.py", b"o", "x")]
+    assert [e.path for e in Manifest(entries)] == ["/boot.py", "/assets/a.bmp", "/lib/b.py", "/code.py"]
     with pytest.raises(ValueError):
         Manifest(entries + [Entry("/lib/b.py", b"again", "y")])
 
@@ -59,15 +60,47 @@ def test_settings_merge_keeps_other_keys(existing, merged):
     assert manifest.merge_settings(existing, "p") == merged
 
 
-def test_profile_choice():
-    profiles = ["pico_display_pack", "waveshare_lcd_1in3"]
-    assert manifest.choose_profile("waveshare_lcd_1in3", None, profiles) == "waveshare_lcd_1in3"
-    assert manifest.choose_profile(None, b'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\n', profiles) == "waveshare_lcd_1in3"
-    assert manifest.choose_profile(None, b'SIXTYSIX_PROFILE = "gone"\n', profiles) == "pico_display_pack"
-    assert manifest.choose_profile(None, None, profiles) == "pico_display_pack"
+PICO = ("raspberry_pi_pico", "raspberry_pi_pico_w")
+PROFILES = {"pico_display_pack": PICO, "waveshare_lcd_1in3": PICO, "picosystem": ("pimoroni_picosystem",),
+            "custom": ()}
+
+
+@pytest.mark.parametrize("requested, settings, board_id, chosen", [
+    ("waveshare_lcd_1in3", None, "raspberry_pi_pico", ("waveshare_lcd_1in3", "--profile")),
+    (None, b'SIXTYSIX_PROFILE = "waveshare_lcd_1in3"\n', "raspberry_pi_pico",
+     ("waveshare_lcd_1in3", "named by the board's settings.toml")),
+    (None, b'SIXTYSIX_PROFILE = "gone"\n', "raspberry_pi_pico", ("pico_display_pack", "made for raspberry_pi_pico")),
+    (None, None, "raspberry_pi_pico", ("pico_display_pack", "made for raspberry_pi_pico")),     # the default of two
+    (None, None, "pimoroni_picosystem", ("picosystem", "made for pimoroni_picosystem")),
+    (None, None, None, ("pico_display_pack", "the default")),                                 # no Board ID line
+    # a profile chosen for another board gives way to the one made for this board
+    (None, b'SIXTYSIX_PROFILE = "pico_display_pack"\n', "pimoroni_picosystem",
+     ("picosystem", "made for pimoroni_picosystem")),
+    # nothing is made for this board: the maker's earlier choice stays
+    (None, b'SIXTYSIX_PROFILE = "custom"\n', "adafruit_feather_rp2040", ("custom", "named by the board's settings.toml")),
+])
+def test_profile_choice(requested, settings, board_id, chosen):
+    assert manifest.choose_profile(requested, settings, PROFILES, board_id, "pico_display_pack") == chosen
+
+
+def test_profile_choice_refusals():
     with pytest.raises(UsageError) as caught:
-        manifest.choose_profile("pico", None, profiles)
+        manifest.choose_profile("pico", None, PROFILES, "raspberry_pi_pico", "pico_display_pack")
     assert "Unknown board profile 'pico'" in str(caught.value) and "--profile" in str(caught.value)
+    with pytest.raises(UnknownBoard) as caught:
+        manifest.choose_profile(None, None, PROFILES, "adafruit_feather_rp2040", "pico_display_pack")
+    assert "Board ID: adafruit_feather_rp2040" in str(caught.value) and "picosystem" in str(caught.value)
+    with pytest.raises(UnknownBoard) as caught:       # two fit and neither is the default
+        manifest.choose_profile(None, None, PROFILES, "raspberry_pi_pico", None)
+    assert "Several board profiles are made for this board" in str(caught.value)
+    assert caught.value.exit_code == 2
+
+
+def test_profiles_declare_their_board_ids_and_the_default_is_the_firmwares():
+    profiles = manifest.available_profiles(ROOT)
+    assert profiles and all(profiles.values()), profiles          # every real profile names its boards
+    assert manifest.default_profile(ROOT) == "pico_display_pack"
+    assert "raspberry_pi_pico" in profiles["pico_display_pack"]
 
 
 def test_space_needed_counts_whole_blocks():
@@ -157,7 +190,9 @@ def test_cache_location_can_be_set_by_environment(monkeypatch, tmp_path):
 def test_boot_out_parsing():
     info = parse_boot_out("Adafruit CircuitPython 10.0.3 on 2025-10-17; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
     assert (info.name, info.version, info.machine) == ("circuitpython", (10, 0, 3), "Raspberry Pi Pico with rp2040")
-    assert parse_boot_out("Adafruit CircuitPython 9.0.0-beta.2 on 2024-01-01; Pico\n").version == (9, 0, 0)
+    assert info.board_id == "raspberry_pi_pico"
+    old = parse_boot_out("Adafruit CircuitPython 9.0.0-beta.2 on 2024-01-01; Pico\n")
+    assert old.version == (9, 0, 0) and old.board_id is None
     assert parse_boot_out("garbage") is None
 
 
@@ -176,6 +211,8 @@ def test_firmware_checks():
 def test_uf2_checks(tmp_path):
     with pytest.raises(UsageError, match="does not exist"):
         uf2.check(tmp_path / "nope.uf2")
+    with pytest.raises(UsageError, match="is a folder, not a .uf2 file"):
+        uf2.check(tmp_path)
     (tmp_path / "page.uf2").write_bytes(b"<html>" * 10)
     with pytest.raises(UsageError, match="not a multiple of 512"):
         uf2.check(tmp_path / "page.uf2")
@@ -207,6 +244,10 @@ SAMPLES = [
     BoardNotResponding.busy("/dev/ttyACM0"),
     BoardNotResponding.silent("/dev/ttyACM0", "timeout"),
     Interrupted(),
+    UnknownBoard("adafruit_feather_rp2040", {"pico_display_pack": ("raspberry_pi_pico",)}),
+    ReadOnly.still_read_only("/dev/ttyACM0"),
+    BoardNotResponding.no_access("/dev/ttyACM0"),
+    BoardNotResponding.failed("/dev/ttyACM0", "MemoryError"),
 ]
 
 
@@ -225,6 +266,7 @@ def test_error_messages_name_the_specifics():
     assert "needs 300.0 KB more, 100.0 KB is free" in text[7] and "Nothing was changed" in text[7]
     assert "ran out of space while copying" in text[8] and "placeholder" in text[8]
     assert "mounted at /media/me/CIRCUITPY" in text[9] and "--drive /media/me/CIRCUITPY" in text[9]
+    assert "eject the CIRCUITPY drive" in text[9]
     assert "--drive PATH/TO/CIRCUITPY" in text[10]
     assert "storage.remount" in text[11]
     assert "Copying /lib/x.py failed: Input/output error" in text[12] and "copies only what is still missing" in text[12]
@@ -233,6 +275,10 @@ def test_error_messages_name_the_specifics():
     assert "Thonny" in text[17]
     assert "reset button" in text[18]
     assert "run the same command again" in text[19]
+    assert "Board ID: adafruit_feather_rp2040" in text[20] and "BOARD_IDS" in text[20]
+    assert "boot.py did not open it" in text[21]
+    assert "dialout" in text[22]
+    assert "failed a command: MemoryError" in text[23]
 
 
 def test_exit_codes_are_distinct_and_documented():
@@ -249,3 +295,29 @@ def test_minimum_version_is_defined_once():
     assert errors.MIN_CIRCUITPYTHON == (9, 0)
     hits = [p for p in (ROOT / "tools" / "deploy").glob("*.py") if re.search(r"\(9, ?0\)", p.read_text())]
     assert hits == [ROOT / "tools" / "deploy" / "errors.py"]
+
+
+# ---------------------------------------------------------------- Ctrl-C at any moment
+
+INTERRUPTED_WHILE_IMPORTING = """
+import builtins, os, runpy, signal, sys
+real_import = builtins.__import__
+def interrupting(name, *args, **kwargs):
+    if name == {module!r}:
+        builtins.__import__ = real_import
+        os.kill(os.getpid(), signal.SIGINT)     # the maker presses Ctrl-C right now
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = interrupting
+sys.argv = ["tools.deploy", "--dry-run", "--drive", {drive!r}]
+runpy.run_module("tools.deploy", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.parametrize("module", ["serial", "zipfile", "argparse"])
+def test_ctrl_c_during_start_up_exits_130_without_a_traceback(tmp_path, module):
+    import subprocess
+    import sys
+    script = INTERRUPTED_WHILE_IMPORTING.format(module=module, drive=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "Interrupted." in done.stderr

@@ -21,6 +21,7 @@ import pytest
 
 from deploy_fakes import make_repo, seed_cache
 from tools.deploy import cli
+from tools.deploy.rawrepl import RawRepl
 
 HERE = Path(__file__).resolve().parent
 VM = HERE / "vm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
@@ -72,6 +73,13 @@ class VMBoard:
             self.node.wait()
 
 
+@pytest.fixture(autouse=True)
+def quick_link(monkeypatch):
+    """The VM answers at once: shorter quiet periods than a real board needs."""
+    monkeypatch.setattr(RawRepl, "QUIET", 0.05)
+    monkeypatch.setattr(RawRepl, "PLAIN_PAUSE", 0)
+
+
 @pytest.fixture
 def vm_board(tmp_path):
     boards = []
@@ -98,7 +106,7 @@ def test_deploy_to_a_real_micropython_repl(tmp_path, vm_board, capsys):
     board = vm_board()
     assert deploy(tmp_path, board, "--profile", "waveshare_lcd_1in3") == 0  # ends with a soft reboot (Ctrl-D)
     out = capsys.readouterr().out
-    assert "14 written" in out and "14 verified" in out
+    assert "16 written" in out and "every written file checked" in out
     files = board.files()
     repo = tmp_path / "repo"
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
@@ -108,7 +116,7 @@ def test_deploy_to_a_real_micropython_repl(tmp_path, vm_board, capsys):
     assert sorted(p for p in files if p.startswith("/lib/adafruit")) == [
         "/lib/adafruit_display_text/__init__.py", "/lib/adafruit_display_text/label.py",
         "/lib/adafruit_st7789.py", "/lib/adafruit_ticks.py"]
-    assert len(files) == 14
+    assert len(files) == 16
 
 
 def test_incremental_deploy_on_the_real_repl(tmp_path, vm_board, capsys):
@@ -116,7 +124,7 @@ def test_incremental_deploy_on_the_real_repl(tmp_path, vm_board, capsys):
     assert deploy(tmp_path, board, "--no-restart") == 0
     # The same VM session: nothing changed, so nothing is written; then one file changes.
     assert deploy(tmp_path, board, "--no-restart") == 0
-    assert "Nothing to copy: all 14 files on the board match" in capsys.readouterr().out
+    assert "Nothing to copy: all 16 files on the board match" in capsys.readouterr().out
     (tmp_path / "repo/shared_rules/cards.py").write_text("SUITS = 'SCHD'\n")
     assert deploy(tmp_path, board, "--no-restart") == 0
     out = capsys.readouterr().out

@@ -1,8 +1,9 @@
 """The engine's scenarios run again inside a real MicroPython VM and must agree with CPython.
 
-Every record (ours and ../shared/records) is replayed in the VM; random deals of every
-rule set played from the same seeds must give the same actions and results, which also
-proves the PRNG shuffles identically on both.
+Every two-handed record (ours, and ../shared/records when that folder is beside the
+repository) is replayed in the VM; random deals of every rule set played from the same
+seeds must give the same actions and results, which also proves the PRNG shuffles
+identically on both.
 """
 import glob
 import json
@@ -11,19 +12,20 @@ import os
 import pytest
 
 import mpvm
-from shared_rules.record import replay, to_record
+from engine_records import shared_records
+from shared_rules.record import to_record
+from shared_rules.report import replay
 from shared_rules.match import Match
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
 from shared_rules.ai.randplay import random_action
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))
-                      + glob.glob(os.path.join(HERE, "..", "..", "shared", "records", "*.json")))
+RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))) + shared_records()
 
 VM_REPLAY = """
 import json
-from shared_rules.record import replay
+from shared_rules.report import replay
 for rec in json.loads(RECORDS):
     print(json.dumps(replay(rec)))
 """

@@ -57,6 +57,26 @@ def three(dealer=0, **options):
     return m
 
 
+@pytest.mark.parametrize("name", ["three-handed", "four-handed", "american"])
+def test_first_dealer_by_cut_for_every_player_count(name):
+    """Seed 000: "Each player cuts; the player drawing the highest card is the first dealer"
+    (the three-handed rule set's `first_dealer: cut`, which any game may choose); a tie for
+    the highest rank cuts again. By lot there is no cut."""
+    options = {} if name == "three-handed" else {"first_dealer": "cut"}
+    dealers = set()
+    for seed in range(40):
+        m = new_match(Rules(name, **options), seed=seed)
+        n = m.players()
+        assert len(m.cut) == n and len(set(m.cut)) == n          # one card each, all different
+        ranks = [c & 7 for c in m.cut]
+        assert ranks.count(min(ranks)) == 1                        # one highest card (lowest index)
+        assert m.dealer == ranks.index(min(ranks))
+        dealers.add(m.dealer)
+    assert dealers == set(range(n))
+    lot = {} if name != "three-handed" else {"first_dealer": "lot"}
+    assert new_match(Rules(name, **lot), seed=1).cut is None
+
+
 def test_three_handed_seats_and_dealer_rotation():
     m = three(dealer=2)
     assert [m.player_at(s) for s in (0, 1)] == [0, 1] and m.seat_of(2) == 2
@@ -206,10 +226,17 @@ def test_american_moon_scores_five_and_annulled_deal_passes():
     assert m.dealer == 0                                  # the deal passes to the next dealer
 
 
-@pytest.mark.parametrize("target", [10, 15])
-def test_american_targets(target):
-    m = american(target=target) if target != 10 else american()
+@pytest.mark.parametrize("options,target,own", [({}, 15, True), ({"players": 3}, 15, True),
+                                                ({"players": 2}, 10, True), ({"target": 10}, 10, False),
+                                                ({"players": 2, "target": 15}, 15, False)])
+def test_american_targets(options, target, own):
+    """Seed 003: "Two team and cut-throat games are played to 15"; the two-player game keeps
+    the score "up to 10". Either target can be chosen (then it is an override)."""
+    m = american(**options)
     assert m.rules.target == target
+    assert ("target" in m.rules.overrides) != own
+    if "players" in options:
+        return
     m.score = [target - 2, 0]
     play_record(m, "am_both_sides_score")                # both sides score 1
     assert m.score == [target - 1, 1] and not m.over
@@ -218,13 +245,13 @@ def test_american_targets(target):
 
 
 def test_bidders_out_when_both_teams_pass_the_target():
-    m = american()
+    m = american(target=10)
     m.score = [9, 9]                                      # side 0 (team 0) bids and makes
     play_record(m, "am_both_sides_score")
     assert m.score == [10, 10] and m.over and m.winner == 0
     again = match_from_dict(json.loads(json.dumps(m.to_dict())))
     assert again.over and again.winner == 0              # not readable from the equal scores
-    m = american()
+    m = american(target=10)
     m.score = [9, 9]
     m.dealer = 0                                          # now seat 0 is player 1: team 1 bids
     play_record(m, "am_both_sides_score")
@@ -235,14 +262,14 @@ def test_bidders_out_when_both_teams_pass_the_target():
 
 
 def test_bidders_set_the_opponents_past_the_target_win():
-    m = american()
+    m = american(target=10)
     m.score = [8, 9]
     play_record(m, "am_set_loses_bid")                    # team 0 +3, bidding team 1 -1
     assert m.score == [11, 8] and m.over and m.winner == 0
 
 
 def test_cutthroat_level_past_the_target_plays_on():
-    m = american(dealer=2, players=3)
+    m = american(dealer=2, players=3, target=10)
     assert m.sides() == 3 and [m.player_at(s) for s in range(3)] == [0, 1, 2]
     m._score((None, [2, 2, -1], "set"))
     m.score = [10, 10, 0]

@@ -11,7 +11,8 @@ import pytest
 
 from family_oracle import TeamReferee, IdiotsReferee
 from rules_oracle import Oracle
-from shared_rules.record import replay, parse_entry, deal_from_record
+from shared_rules.record import parse_entry, deal_from_record
+from shared_rules.report import replay
 from shared_rules.rules import Rules
 
 HERE = os.path.dirname(os.path.abspath(__file__))

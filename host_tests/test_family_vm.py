@@ -16,7 +16,8 @@ from shared_rules import team
 from shared_rules.cards import listed, pack
 from shared_rules.deal import dealt
 from shared_rules.family import new_match
-from shared_rules.record import replay, to_record
+from shared_rules.record import to_record
+from shared_rules.report import replay
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
 
@@ -28,7 +29,7 @@ GAMES = [["three-handed", {}], ["four-handed", {}], ["four-handed", {"ten_of_tru
 
 VM_REPLAY = """
 import json
-from shared_rules.record import replay
+from shared_rules.report import replay
 for rec in json.loads(RECORDS):
     print(json.dumps(replay(rec)))
 """

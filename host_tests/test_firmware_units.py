@@ -88,6 +88,20 @@ def test_settings_round_trip():
     assert t.get("counting") == s.get("counting")
 
 
+def test_every_game_the_settings_offer_is_one_rules_accepts():
+    """Rules refuses options a game does not use or cannot play: the settings screen must
+    offer none of those (every rule set with every "Match to" choice)."""
+    games, targets = CHOICES[0][2], CHOICES[3][2]
+    s = Settings()
+    for g in range(len(games)):
+        for t in range(len(targets)):
+            s.index[0], s.index[3] = g, t
+            r = s.rules()
+            assert r.name == games[g].split()[0]
+            if t:
+                assert r.target == int(targets[t])
+
+
 def random_match(seed):
     r = random.Random(seed)
     name = NAMES[seed % len(NAMES)]
@@ -224,6 +238,8 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(load=load))
     monkeypatch.setitem(sys.modules, "microcontroller",
                         types.SimpleNamespace(nvm=bytearray(b"\xff" * 4096)))
+    monkeypatch.setitem(sys.modules, "storage",        # CIRCUITPY read-only to code: a normal boot
+                        types.SimpleNamespace(getmount=lambda path: types.SimpleNamespace(readonly=True)))
     monkeypatch.setenv("SIXTYSIX_PROFILE", "waveshare_lcd_1in3")
     monkeypatch.setattr(sixtysix.app.App, "run", lambda self: ran.setdefault("app", self))
     real_init = sixtysix.app.App.__init__

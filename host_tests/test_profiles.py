@@ -91,6 +91,7 @@ def _fake_modules(calls):
     for n in list(range(23)) + [25, 26, 27, 28]:
         setattr(mods["board"], "GP%d" % n, Pin("GP%d" % n))
     mods["busio"].SPI = recorder("busio.SPI")
+    mods["busio"].UART = recorder("busio.UART")
     mods["fourwire"].FourWire = recorder("fourwire.FourWire")
     mods["busdisplay"].BusDisplay = recorder("busdisplay.BusDisplay")
     mods["adafruit_st7789"].ST7789 = recorder("adafruit_st7789.ST7789")
@@ -273,13 +274,14 @@ def test_no_pin_is_used_twice(profiles, hardware, name):
     p = profiles(name)
     p.display()
     p.keys()
+    p.link()
     used = []
     for _, args, kwargs, _ in hardware:
         for value in list(args) + list(kwargs.values()):
             values = value if isinstance(value, tuple) else (value,)
             used.extend(v.name for v in values if isinstance(v, Pin))
     assert len(used) == len(set(used)), used
-    assert len(used) == len(p.KEY_PINS) + 4 + (p.RESET is not None) + (p.CHIP_SELECT is not None)
+    assert len(used) == len(p.KEY_PINS) + 4 + (p.RESET is not None) + (p.CHIP_SELECT is not None) + 2
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
@@ -289,6 +291,40 @@ def test_spi_pins_are_one_hardware_spi_block(profiles, name):
     sck, tx = int(p.SPI_CLOCK[2:]), int(p.SPI_MOSI[2:])
     assert sck % 4 == 2 and tx % 4 == 3
     assert (sck // 8) % 2 == (tx // 8) % 2
+
+
+# ---------------------------------------------------------------- link()
+
+# Every GPIO the add-on board itself occupies (the profiles' docstrings give the sources;
+# the loose module's wiring is BUILD.md's table): the link cable must use none of them.
+OCCUPIED = {
+    "pico_display_pack": {"GP6", "GP7", "GP8"} | {"GP%d" % n for n in range(12, 22)},
+    "waveshare_lcd_1in3": {"GP2", "GP3"} | {"GP%d" % n for n in range(8, 14)} | {"GP%d" % n for n in range(15, 22)},
+    "loose_st7789": {"GP%d" % n for n in range(12, 22)},
+}
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_link_pins_are_one_hardware_uart_and_free_on_that_board(profiles, name):
+    """RP2040: UART TX is GPIO 4k, RX 4k+1 (GP0/1, 12/13, 16/17 UART0; GP4/5, 8/9, 20/21 UART1)."""
+    p = profiles(name)
+    tx, rx = int(p.LINK_TX[2:]), int(p.LINK_RX[2:])
+    assert tx % 4 == 0 and rx == tx + 1
+    assert not {p.LINK_TX, p.LINK_RX} & OCCUPIED[name]
+    assert not {p.LINK_TX, p.LINK_RX} & set(p.KEY_PINS)
+    assert [n for n, gpio in PICO_PINS.items() if gpio in (p.LINK_TX, p.LINK_RX)] == [1, 2]
+    assert PICO_PINS[3] == "GND"                  # the cable's third wire sits next to them
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_link_is_a_uart_whose_reads_never_wait(profiles, hardware, name):
+    p = profiles(name)
+    result = p.link()
+    args, kwargs, instance = _called(hardware, "busio.UART")
+    assert result is instance
+    assert tuple(_pin_names(a) for a in args) == (p.LINK_TX, p.LINK_RX)
+    assert kwargs["timeout"] == 0 and kwargs["baudrate"] == 115200
+    assert kwargs["receiver_buffer_size"] >= 512
 
 
 # ---------------------------------------------------------------- orientation

@@ -7,6 +7,7 @@ small ints on the board. The 8 and 7 of diamonds of the 32-card pack sit at bits
 31: a mask holding them is a big int there, and every operation on it allocates. The
 helpers below take those two bits apart first (LOW, TOP), so they run on small ints.
 """
+from shared_rules.errors import shown
 
 SUITS = "CSHD"
 RANKS = "ATKQJ987"
@@ -106,11 +107,13 @@ def words(c):
 
 def parse(text):
     """Card from its record name ('th', 'TH' and '10H' all give the ten of hearts)."""
+    if type(text) is not str:
+        raise ValueError("not a card: " + shown(text))
     t = text.strip().upper()
     if t[:2] == "10":
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-        raise ValueError("not a card: " + repr(text))
+        raise ValueError("not a card: " + shown(text))
     return SUITS.index(t[1]) * 8 + RANKS.index(t[0])
 
 

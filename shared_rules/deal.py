@@ -1,11 +1,11 @@
-"""One two-handed deal: the state, its legal actions, and how it ends (RULES.md 2-4).
+"""One two-handed deal: the state, its legal actions, and how it ends (docs/RULES.md 2-4).
 
 Seat 0 is the forehand (leads first), seat 1 the dealer. Hands and won cards are
 bitmasks; playing allocates nothing. An illegal action raises IllegalMove and leaves
 the deal exactly as it was.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words, low_card, mask_of, pack, count
-from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
 from shared_rules.view import View
 from shared_rules.rules import marriage_points
@@ -235,6 +235,8 @@ class Deal:
         elif action == DRAW:
             if not self.pending_draw:
                 raise IllegalMove("there is nothing to draw now")
+            if seat != self.to_act:
+                raise IllegalMove("the winner of the trick draws first")
             self._draw()
         elif action == DECLARE:
             if not self.rules.declaring:
@@ -250,6 +252,8 @@ class Deal:
             self.stock[-1] = self.exchange_card
             self.trump_card = self.exchange_card
             self.known[seat] |= 1 << old
+        elif BID <= action <= BID + 5:
+            raise IllegalMove("there is no bidding in this game")
         else:
             raise IllegalMove("unknown action")
 

@@ -1,4 +1,4 @@
-"""Matches of the family games beyond two players (RULES.md 5-7), and the one way to
+"""Matches of the family games beyond two players (docs/RULES.md 5-7), and the one way to
 start or restore a match of any rule set: `new_match` and `match_from_dict`.
 
 Players keep their numbers for the whole match; in each deal the seats number

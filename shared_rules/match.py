@@ -41,16 +41,18 @@ class Match:
         return self.players()
 
     def _first_dealer(self):
-        if self.rules.first_dealer == "lot" or self.players() != 2:
+        if self.rules.first_dealer == "lot":
             return self.rng.below(self.players())
-        # Hoyle: each player cuts a card, the higher deals; equal ranks cut again.
-        cards = listed(pack(self.rules.ranks))
+        # Cut (seed 000): each player cuts a card and the highest deals; a tie for the
+        # highest rank cuts again. `cut` keeps the cards, player by player.
         while True:
-            a = cards[self.rng.below(len(cards))]
-            b = cards[self.rng.below(len(cards))]
-            if a & 7 != b & 7:
-                self.cut = (a, b)
-                return 0 if a & 7 < b & 7 else 1
+            left = listed(pack(self.rules.ranks))
+            cut = [left.pop(self.rng.below(len(left))) for _ in range(self.players())]
+            best = min(c & 7 for c in cut)             # a lower rank index is a higher card
+            high = [p for p in range(len(cut)) if cut[p] & 7 == best]
+            if len(high) == 1:
+                self.cut = tuple(cut)
+                return high[0]
 
     def seat_of(self, player):
         return 1 if player == self.dealer else 0

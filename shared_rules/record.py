@@ -1,11 +1,12 @@
-"""Game records (RECORD_FORMAT.md): write a deal as a record, rebuild and replay one.
+"""Game records (docs/RECORD_FORMAT.md): write a deal as a record, rebuild one.
 
-Plain dicts and lists only, so the board can use it without the json module.
+Plain dicts and lists only, so the board can use it without the json module. Replaying a
+record into a report is in report.py, which the board does not need.
 """
-from shared_rules.cards import name, parse, listed, pack, mask_of, SUITS
+from shared_rules.cards import name, parse, listed, pack, mask_of
 from shared_rules.actions import EXCHANGE, CLOSE, DECLARE, DRAW, BID, PASS
 from shared_rules.deal import Deal
-from shared_rules.errors import IllegalMove
+from shared_rules.errors import shown
 from shared_rules.rules import Rules, TEAM_GAMES
 
 _VERBS = {EXCHANGE: "exchange", CLOSE: "close", DECLARE: "declare", DRAW: "draw", PASS: "pass"}
@@ -32,7 +33,7 @@ def parse_action(words):
         for a in _VERBS:
             if _VERBS[a] == parts[0]:
                 return a
-    raise ValueError("not an action: " + repr(words))
+    raise ValueError("not an action: " + shown(words))
 
 
 def to_record(deal):
@@ -73,17 +74,32 @@ def _hand_sizes(rules):
     return (rules.hand_size, rules.hand_size)
 
 
+def _listed(rec, key, what, needed=True):
+    """The list under `key` of a record; ValueError if it is no list. An optional part
+    (not `needed`) may be missing or null: empty."""
+    value = rec[key] if needed else rec.get(key)
+    if value is None and not needed:
+        return []
+    if type(value) is not list:
+        raise ValueError(key + " must be a list of " + what + ", not " + shown(value))
+    return value
+
+
 def deal_from_record(rec):
     """The deal as dealt in a record; ValueError saying what is wrong with a bad one."""
-    rules = Rules(rec["rules"], **(rec.get("options") or {}))
+    options = rec.get("options")
+    if options is not None and type(options) is not dict:
+        raise ValueError("options must be an object, not " + shown(options))
+    rules = Rules(rec["rules"], **(options or {}))
+    _listed(rec, "actions", "actions")
     sizes = _hand_sizes(rules)
-    hands = rec["hands"]
+    hands = _listed(rec, "hands", "hands")
     if len(hands) != len(sizes):
         raise ValueError("this game needs " + str(len(sizes)) + " hands")
     masks = []
     cards = []
     for s in range(len(sizes)):
-        if len(hands[s]) != sizes[s]:
+        if type(hands[s]) is not list or len(hands[s]) != sizes[s]:
             raise ValueError("seat " + str(s) + " must be dealt " + str(sizes[s]) + " cards")
         hand = [parse(t) for t in hands[s]]
         masks.append(mask_of(hand))
@@ -92,8 +108,8 @@ def deal_from_record(rec):
     if (rec.get("trump_card") is not None) != has_turn_up:
         raise ValueError("this game has " + ("a" if has_turn_up else "no") + " trump card")
     trump = parse(rec["trump_card"]) if has_turn_up else -1
-    talon = [parse(t) for t in rec.get("talon") or ()]
-    widow = [parse(t) for t in rec.get("widow") or ()]
+    talon = [parse(t) for t in _listed(rec, "talon", "cards", False)]
+    widow = [parse(t) for t in _listed(rec, "widow", "cards", False)]
     seen = 0
     for c in cards + talon + widow + ([trump] if has_turn_up else []):
         if seen >> c & 1:
@@ -111,71 +127,16 @@ def deal_from_record(rec):
     return Deal(rules, masks, trump, talon)
 
 
+_SEATS = ("0", "1", "2", "3")
+
+
 def parse_entry(entry, seats=2):
-    """(seat, action) from an action string like "0 marry KC"; ValueError if malformed."""
+    """(seat, action) from an action string like "0 marry KC"; ValueError if malformed.
+    The seat is one ASCII digit: "١" or "²" are not seats, though Python calls them digits."""
+    if type(entry) is not str:
+        raise ValueError("an action is text like \"0 play TS\", not " + shown(entry))
     parts = entry.split(None, 1)
-    if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) >= seats:
-        numbers = ", ".join(str(i) for i in range(seats - 1)) + " or " + str(seats - 1)
-        raise ValueError("an action starts with the seat " + numbers + ": " + repr(entry))
-    return int(parts[0]), parse_action(parts[1])
-
-
-def summary(deal):
-    """The replay report of a deal (RECORD_FORMAT.md 'Replaying'); team games report
-    points, tricks and game points per side, marriages per seat."""
-    sides = len(deal.tricks)
-    out = {"status": "ended" if deal.ended else "in-progress",
-           "points": [deal.points(s) for s in range(sides)],
-           "tricks": deal.tricks[:],
-           "marriages": [[SUITS[s] for s in range(4) if m >> s & 1] for m in deal.melds],
-           "winner": None, "game_points": [0] * sides, "reason": None,
-           "to_act": None if deal.ended else deal.to_act}
-    if deal.ended:
-        out["winner"], out["game_points"], out["reason"] = deal.result
-    if deal.rules.game == "three":
-        out["game_points"] = out["game_points"] + [dealer_points(deal)]
-    if deal.rules.game in TEAM_GAMES:
-        out["bid"] = deal.bid
-        out["bidder"] = None if deal.bidder < 0 else deal.bidder
-    return out
-
-
-def dealer_points(deal):
-    """Three-handed: the dealer scores what either active player won, or 1 when neither
-    scored (the match caps it below the target)."""
-    if not deal.ended:
-        return 0
-    winner, gp, reason = deal.result
-    return 1 if winner is None else gp[winner]
-
-
-def replay(rec):
-    """Replay a record; the report says how the deal stands or which action is wrong.
-
-    An example document ({"name", "why", "record", "expect"}, as in records/ folders) is
-    replayed by its "record".
-    """
-    if isinstance(rec, dict) and "rules" not in rec and isinstance(rec.get("record"), dict):
-        rec = rec["record"]
-    try:
-        deal = deal_from_record(rec)
-        entries = rec["actions"]
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        return {"status": "error", "error_index": None, "error": "bad record: " + _message(e)}
-    for i in range(len(entries)):
-        try:
-            seat, action = parse_entry(entries[i], len(deal.hands))
-            deal.apply(action, seat)
-        except (ValueError, IllegalMove, AttributeError) as e:
-            out = summary(deal)
-            out["status"] = "error"
-            out["error_index"] = i
-            out["error"] = _message(e)
-            return out
-    return summary(deal)
-
-
-def _message(e):
-    if isinstance(e, KeyError):
-        return "missing " + str(e)
-    return str(e.args[0]) if e.args else type(e).__name__
+    if len(parts) != 2 or parts[0] not in _SEATS[:seats]:
+        numbers = ", ".join(_SEATS[:seats - 1]) + " or " + _SEATS[seats - 1]
+        raise ValueError("an action starts with the seat " + numbers + ": " + shown(entry))
+    return _SEATS.index(parts[0]), parse_action(parts[1])

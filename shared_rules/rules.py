@@ -1,8 +1,10 @@
-"""Rule sets and their options (RULES.md sections 2-8).
+"""Rule sets and their options (docs/RULES.md sections 2-8).
 
 A rule set is a name plus named options; any option can be overridden alone, e.g.
 Rules("standard", target=5). The option names are the ones records use in "options".
 """
+
+from shared_rules.errors import shown
 
 # option name -> allowed values, the `standard` value first.
 OPTIONS = {
@@ -41,7 +43,7 @@ SETS = {
                      "played_out": "carry", "first_dealer": "cut", "players": 3},
     "four-handed": {"pack": 32, "hand_size": 8, "players": 4, "exchange": "off",
                     "closing": "never", "declaring": False, "declare_marriage": False},
-    "american": {"players": 4, "target": 10, "exchange": "off", "closing": "never",
+    "american": {"players": 4, "target": 15, "exchange": "off", "closing": "never",
                  "declaring": False, "declare_marriage": False},
     "idiots": {"exchange": "off", "closing": "never", "declaring": False,
                "declare_marriage": False, "played_out": "higher"},
@@ -64,51 +66,29 @@ def marriage_points(game, suit, trump, shown):
 
 
 class Rules:
-    """The options in force for one match; read them as attributes (rules.follow)."""
+    """The options in force for one match; read them as attributes (rules.follow).
+    ValueError, naming the option and the rule set, for an option the game does not use
+    or cannot play."""
 
     NAMES = NAMES
 
     def __init__(self, name="standard", **overrides):
-        if name not in SETS:
-            raise ValueError("unknown rule set " + repr(name) + "; choose one of " + ", ".join(NAMES + FAMILY))
+        if type(name) is not str or name not in SETS:
+            raise ValueError("unknown rule set " + shown(name) + "; choose one of " + ", ".join(NAMES + FAMILY))
         self.name = name
-        base = {}
+        self.game = game = GAMES.get(name, "two")
+        v = {}
         for key in OPTIONS:
-            base[key] = OPTIONS[key][0]
-        base.update(SETS[name])
-        self.overrides = {}                # options that differ from the rule set's own
-        for key in overrides:
-            if key not in OPTIONS:
-                raise ValueError("unknown rule option " + repr(key))
-            if not _allowed(overrides[key], OPTIONS[key]) or not _fits(name, key, overrides[key]):
-                raise ValueError("rule option " + key + " cannot be " + repr(overrides[key]) + " in " + name)
-            if overrides[key] != base[key]:
-                self.overrides[key] = overrides[key]
-        base.update(overrides)
-        for key in base:
-            setattr(self, key, base[key])
-        self.game = GAMES.get(name, "two")
+            v[key] = OPTIONS[key][0]
+        v.update(SETS[name])
+        if game == "american" and overrides.get("players") == 2:
+            v["target"] = 10          # seed 003: team and cut-throat games go to 15, the game itself to 10
+        self.overrides = {}           # options that differ from the rule set's own
+        if overrides:                 # the checks are loaded only for a match with options
+            from shared_rules.overrides import checked
+            self.overrides = checked(name, game, v, overrides)
+        for key in v:
+            setattr(self, key, v[key])
         self.ranks = 6 if self.pack == 24 else (5 if self.pack == 20 else 8)
         self.exchange_card_rank = 5 if self.exchange_rank == "9" else 4
 
-
-
-def _fits(name, key, value):
-    """Whether a game can be played with this option value: the pack, hand size and
-    number of players belong to the game (only North American lets `players` change)."""
-    game = GAMES.get(name, "two")
-    if key in ("pack", "hand_size"):
-        return game not in TEAM_GAMES and value not in (32, 8)
-    if key == "players":
-        return game == "american" or value == SETS[name].get("players", 2)
-    if key == "ten_of_trumps":
-        return game == "four" or not value
-    return True
-
-
-def _allowed(value, values):
-    """One of the values, of the same type: 1 is not True and 24.0 is not 24 in a record."""
-    for v in values:
-        if v == value and type(v) is type(value):
-            return True
-    return False

@@ -1,5 +1,5 @@
 """Deals where every card is dealt and 2-4 seats play tricks: four-handed Sixty-Six
-(RULES.md 6) and North American Sixty-Six with its bidding (RULES.md 7).
+(docs/RULES.md 6) and North American Sixty-Six with its bidding (RULES.md 7).
 
 Seats number clockwise from the forehand (left of the dealer); the dealer is the last
 seat. With four seats, seats 0 and 2 form side 0 and seats 1 and 3 side 1; with two or
@@ -54,9 +54,9 @@ class TeamDeal:
             self.hands[n - 1] |= 1 << trump_card
         self.trump = trump_card >> 3 if trump_card >= 0 else -1
         self.widow = mask_of(widow)
-        self.overtrump = rules.game == "four"
         self.bidding = rules.game == "american"
-        self.bids = [-1] * n                   # -1: not yet; 0: passed; 1-5: the bid
+        self.bids = [-1] * n                   # each seat's last call: -1 none yet, 0 pass, 1-5 a bid
+        self.again = 0                         # seats (bits) whose partner overbid them: one more call
         self.bid = 0
         self.bidder = -1
         self.out = -1                          # the moon bidder's partner, who does not play
@@ -106,6 +106,9 @@ class TeamDeal:
         return self._duty(h)
 
     def _duty(self, h):
+        """The cards of `h` the seat may play to the trick (both games, RULES.md 6 and 7):
+        follow suit, beating the winning card if able; void, trump, higher than a winning
+        trump if able; else anything."""
         lead = self.trick[0]
         best = self.best
         same = h & SUIT8[lead >> 3]
@@ -118,7 +121,7 @@ class TeamDeal:
         if self.trump >= 0:
             trumps = h & SUIT8[self.trump]
             if trumps:
-                if self.overtrump and best >> 3 == self.trump:
+                if best >> 3 == self.trump:    # play higher if able: over a winning trump too
                     over = trumps & ((1 << best) - 1)
                     if over:
                         return over
@@ -171,17 +174,28 @@ class TeamDeal:
             self.log.append(seat << 8 | action)
 
     def _bid(self, action, seat):
-        if not self.bidding or self.bidder >= 0:
-            raise IllegalMove("there is no bidding now")
+        """Bidding (RULES.md 7): from the forehand, each seat once bids higher or passes; a
+        seat whose partner overbids it may call once more (seed 003: "his partner is set to
+        bid again"), in turn clockwise. The highest bidder leads; all passing throws the deal in."""
+        if not self.bidding:
+            raise IllegalMove("there is no bidding in this game")
+        if self.bidder >= 0:
+            raise IllegalMove("the bidding is over")
         if action != PASS:
             value = action - BID
             if value <= self.bid:
                 raise IllegalMove("bid more than " + str(self.bid) + " or pass")
+            partner = (seat + 2) % 4
+            if self.n == 4 and self.bid and self.bids[partner] == self.bid and value < 5:
+                self.again |= 1 << partner
             self.bid = value
         self.bids[seat] = action - BID
-        if seat < self.n - 1:
-            self.to_act = seat + 1
-            return
+        self.again &= ~(1 << seat)
+        for i in range(1, self.n):
+            s = (seat + i) % self.n
+            if self.bids[s] < 0 or self.again >> s & 1:
+                self.to_act = s
+                return
         if not self.bid:
             self._finish(None, [0] * self.sides, "annulled")
             return
@@ -234,7 +248,7 @@ class TeamDeal:
             if ok & ((1 << self.best) - 1) and (self.best ^ lead) < 8:
                 return "you must beat " + words(self.best) + ": you hold " + hint
             return "you must follow suit: you hold " + hint
-        if self.overtrump and ok & ((1 << self.best) - 1) and self.best >> 3 == self.trump:
+        if ok & ((1 << self.best) - 1) and self.best >> 3 == self.trump:
             return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump higher than " + \
                 words(self.best) + ": you hold " + hint
         return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump: you hold " + hint

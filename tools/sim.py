@@ -18,8 +18,11 @@ Keys file (--keys), one command per line, '#' starts a comment:
     right 3                                the same, three times
     hold right 800                         hold the button 800 ms (key repeat)
     wait 500                               let 500 ms of device time pass
-    shot NAME                              write DIR/NAME.png (--shots DIR)
+    shot NAME                              write DIR/NAME.png (--shots DIR; NAME is a
+                                           plain file name)
     powercut                               drop the device and boot it again (same nvm)
+The whole file is checked first (commands, buttons the board has): a bad line stops the
+run before the device starts, naming the line.
 Headless runs use a fake clock advanced 1/30 s per step and a fixed --seed, so a
 keys file always gives the same game and the same pictures.
 """
@@ -35,6 +38,8 @@ FIRMWARE = ROOT / "firmware"
 PATHS = (str(FIRMWARE), str(ROOT), str(ROOT / "hardware"))
 FRAME = 1 / 30
 NVM_SIZE = 4096      # microcontroller.nvm on RP2040 CircuitPython
+PRESSES = ("left", "right", "up", "down", "ok", "menu")     # keys file: press a button
+SCRIPT_ARGS = {"hold": 2, "wait": 1, "shot": 1, "powercut": 0}   # keys file: the other commands
 
 
 def setup_paths():
@@ -165,8 +170,8 @@ class Sim:
     def __init__(self, profile="pico_display_pack", headless=True, nvm=None, seed=1,
                  fake_clock=True, think_clock=None, scale=1):
         setup_paths()
-        import importlib
-        self.profile = importlib.import_module("profiles." + profile)
+        from profiles import load
+        self.profile = load(profile)
         self.width, self.height = self.profile.WIDTH, self.profile.HEIGHT
         self.roles = tuple(self.profile.BUTTONS)
         self.display = make_display(self.width, self.height, headless, scale)
@@ -250,18 +255,30 @@ class Sim:
 
     # ---- scripts ------------------------------------------------------------------
 
-    def run_script(self, lines, shots=None):
+    def read_script(self, lines):
+        """The commands of a keys file as (line number, command, args); SystemExit naming
+        the line when one cannot be run on this board."""
+        out = []
         for n, raw in enumerate(lines, 1):
             words = raw.split("#", 1)[0].split()
             if not words:
                 continue
             cmd, args = words[0], words[1:]
-            ok = (cmd in ("left", "right", "up", "down", "ok", "menu") and len(args) <= 1
-                  or cmd == "hold" and len(args) == 2 or cmd == "wait" and len(args) == 1
-                  or cmd == "shot" and len(args) == 1 or cmd == "powercut" and not args)
-            if not ok or not all(a.isdigit() for a in args if cmd != "shot" and cmd != "hold") \
-                    or cmd == "hold" and not args[1].isdigit():
+            numbers = args[1:] if cmd == "hold" else ([] if cmd == "shot" else args)
+            if not (cmd in PRESSES and len(args) <= 1 or SCRIPT_ARGS.get(cmd) == len(args)) \
+                    or not all(a.isascii() and a.isdigit() for a in numbers):
                 raise SystemExit("keys file line %d: cannot read %r" % (n, raw))
+            button = args[0] if cmd == "hold" else cmd
+            if (cmd == "hold" or cmd in PRESSES) and button not in self.roles:
+                raise SystemExit("keys file line %d: the %s has no %r button (it has %s)"
+                                 % (n, self.profile.NAME, button, ", ".join(sorted(set(self.roles)))))
+            if cmd == "shot" and (os.path.basename(args[0]) != args[0] or "\\" in args[0] or args[0] in (".", "..")):
+                raise SystemExit("keys file line %d: a shot is named by a plain file name, not %r" % (n, args[0]))
+            out.append((n, cmd, args))
+        return out
+
+    def run_script(self, lines, shots=None):
+        for n, cmd, args in self.read_script(lines):
             if cmd == "hold":
                 self.key(args[0], True)
                 self.wait(int(args[1]))
@@ -272,7 +289,11 @@ class Sim:
                 self.wait(int(args[0]))
             elif cmd == "shot":
                 if shots is not None:
-                    self.shot(Path(shots) / (args[0] + ".png"))
+                    try:
+                        self.shot(Path(shots) / (args[0] + ".png"))
+                    except OSError as e:
+                        raise SystemExit("keys file line %d: cannot write %s: %s"
+                                         % (n, Path(shots) / (args[0] + ".png"), e.strerror or e))
             elif cmd == "powercut":
                 self.power_cut()
                 self.boot()
@@ -280,6 +301,19 @@ class Sim:
             else:
                 for _ in range(int(args[0]) if args else 1):
                     self.press(cmd)
+
+
+def read_keys(path):
+    """The lines of a keys file (UTF-8, a byte-order mark allowed); SystemExit saying why
+    it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SystemExit("cannot read keys file %s: %s" % (path, e.strerror or e))
+    try:
+        return data.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as e:
+        raise SystemExit("keys file %s is not UTF-8 text (byte 0x%02x at offset %d)" % (path, data[e.start], e.start))
 
 
 class Driver:
@@ -460,6 +494,10 @@ def main(argv=None):
     ap.add_argument("--readme-shots", action="store_true",
                     help="write docs/screenshot-*.png for the README and exit")
     args = ap.parse_args(argv)
+    setup_paths()
+    from profiles import PROFILES
+    if args.profile not in PROFILES:
+        raise SystemExit("unknown board profile %r; choose one of: %s" % (args.profile, ", ".join(PROFILES)))
     if args.save is None and not args.headless:
         args.save = str(ROOT / ".sim-nvm.bin")
     if args.save == "-":
@@ -473,11 +511,13 @@ def main(argv=None):
     if args.headless:
         if not args.keys:
             ap.error("--headless needs --keys FILE")
+        lines = read_keys(args.keys)
         sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
                   nvm=FileNVM(args.save) if args.save else None)
+        sim.read_script(lines)              # a bad line is reported before the device starts
         sim.boot()
         sim.settle()
-        sim.run_script(Path(args.keys).read_text().splitlines(), args.shots)
+        sim.run_script(lines, args.shots)
         return 0
     sim = Sim(args.profile, headless=False, seed=args.seed,
               nvm=FileNVM(args.save) if args.save else None,

@@ -22,7 +22,8 @@ FAMILY = {
     "three-handed": (
         "Three-handed: the dealer sits out and scores what the deal's winner scores (1 if "
         "nobody scores), but never the last point of the match. The other two play the "
-        "two-handed game by Hoyle's rules: exchange any time, follow suit only.",),
+        "two-handed game by Hoyle's rules: exchange any time, follow suit only. The "
+        "highest cut card deals first.",),
     "four-handed": (
         "Four-handed: you and your partner (top) against Left and Right. 32 cards, 8 each; "
         "the dealer's last card is trump. No talon, no marriages, last trick 10.",
@@ -31,11 +32,13 @@ FAMILY = {
         "65-65: the next deal's winners get 1 more.",),
     "american": (
         "North American: all 24 cards dealt (2, 3 with a 3-card widow for the first "
-        "trick, or 4 players with partners). Bid once each, from the left of the dealer: "
-        "1 = 33 points, 2 = 66 ... 5 = the moon (take every trick, partner sits out).",
+        "trick, or 4 players with partners). Bid once each, from the left of the dealer "
+        "(overbid by your partner, once more): 1 = 33 points, 2 = 66 ... 5 = the moon "
+        "(take every trick, partner sits out).",
         "The bidder leads; the first card led is trump. Follow suit and beat if you can; "
-        "void, trump. Lead a K or Q with its partner to marry: 40 in trumps, else 20. "
-        "One game point per 33 points; a side that misses its bid loses it.",),
+        "void, trump, over a trump already played if you can. Lead a K or Q with its "
+        "partner to marry: 40 in trumps, else 20. One game point per 33 points; a side "
+        "that misses its bid loses it. Match to 15 (two players: 10).",),
     "idiots": (
         "Idiots' Sixty-six: no trump until the first marriage; each marriage (lead its K "
         "or Q from the menu while the talon lasts) makes its suit trump and scores 20, "

@@ -5,13 +5,18 @@ SIXTYSIX_PROFILE = "pico_display_pack"; the deploy tool and the settings screen 
 the names in PROFILES. Every profile module has the same shape:
 
   NAME, WIDTH, HEIGHT   board name and screen size in pixels after rotation
+  BOARD_IDS             CircuitPython board ids (board.board_id) the profile is made for:
+                        tools.deploy picks the profile by the board's id when no --profile
+                        is given (DEFAULT when several fit)
   BUTTONS               role of each key number: "left", "right", "up", "down", "ok", "menu"
   LABELS                the printed name of each key, same order as BUTTONS
   display(brightness)   build the ST7789 display; display.brightness (0.0-1.0) dims it
   keys()                keypad.Keys whose key numbers follow BUTTONS
+  LINK_TX, LINK_RX      the link cable's UART pins (docs/LINK.md)
+  link()                that UART as busio.UART (non-blocking reads)
 
 Importing a profile touches no hardware: board, busio, keypad, ... are imported inside
-display() and keys() only, so PC tools can read the constants.
+display(), keys() and link() only, so PC tools can read the constants.
 """
 import sys
 

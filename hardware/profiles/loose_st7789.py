@@ -25,10 +25,11 @@ Pin numbers: Raspberry Pi Pico pinout as printed on Pimoroni's pack schematics
 """
 import sys
 
-from profiles import _st7789
+from profiles import _link, _st7789
 
 
 NAME = "Pico + loose ST7789 1.14in"
+BOARD_IDS = ("raspberry_pi_pico", "raspberry_pi_pico_w")
 WIDTH = 240
 HEIGHT = 135
 ROTATION = 270
@@ -48,6 +49,11 @@ BUTTONS = ("left", "right", "ok", "menu")
 LABELS = ("LEFT", "RIGHT", "OK", "MENU")
 KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
+# The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
+# free with the wiring above: it uses GP12-21.
+LINK_TX = "GP0"
+LINK_RX = "GP1"
+
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
@@ -57,3 +63,8 @@ def display(brightness=1.0):
 def keys():
     """The keys as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
     return _st7789.keys(sys.modules[__name__])
+
+
+def link():
+    """The link cable's UART (busio.UART, reads never wait)."""
+    return _link.uart(sys.modules[__name__])

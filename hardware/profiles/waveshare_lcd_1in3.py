@@ -32,10 +32,11 @@ Brightness: backlight_pin goes to BusDisplay (PWM); `display.brightness = 0.0 ..
 """
 import sys
 
-from profiles import _st7789
+from profiles import _link, _st7789
 
 
 NAME = "Waveshare Pico-LCD-1.3"
+BOARD_IDS = ("raspberry_pi_pico", "raspberry_pi_pico_w")
 WIDTH = 240
 HEIGHT = 240
 ROTATION = 270
@@ -54,6 +55,11 @@ BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
 KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
 
+# The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
+# free with the board: it uses GP2, GP3, GP8-13 and GP15-21.
+LINK_TX = "GP0"
+LINK_RX = "GP1"
+
 
 def display(brightness=1.0):
     """The ST7789 as a BusDisplay, backlight at brightness (0.0-1.0)."""
@@ -63,3 +69,8 @@ def display(brightness=1.0):
 def keys():
     """The keys as keypad.Keys, key numbers in BUTTONS order; pressed pulls the pin low."""
     return _st7789.keys(sys.modules[__name__])
+
+
+def link():
+    """The link cable's UART (busio.UART, reads never wait)."""
+    return _link.uart(sys.modules[__name__])

@@ -4,8 +4,7 @@ the hidden hands, and bids judged by playing the deal out for each of them.
 A world deals the unseen cards to the other hands consistently with the seat's TeamView:
 its hand, the table, and what the plays so far have shown (a seat that did not follow
 suit has none of it; one that did not trump then has no trumps; one that did not beat
-the winning card of the suit led holds nothing above it; four-handed: one that trumped
-under a winning trump holds no higher trump). In each world every candidate card is
+the winning card holds nothing above it, in the suit led or in trumps). In each world every candidate card is
 played and the deal is played out by the greedy policy below for every seat; all
 candidates share the worlds, and the best mean margin wins (my side's game points minus
 the others' mean; points break ties). Normal's move goes first and wins ties.
@@ -205,7 +204,7 @@ class TeamSearch(Rounds):
                     cannot[s * 4 + ls] = 0xFF
                     if x != trump and trump >= 0:
                         cannot[s * 4 + trump] = 0xFF
-                    elif x == trump and bs == trump and r > br and self.game_four:
+                    elif x == trump and bs == trump and r > br:     # did not over-trump
                         cannot[s * 4 + trump] |= (1 << br) - 1
                 elif bs == ls and r > br:
                     cannot[s * 4 + ls] |= (1 << br) - 1
@@ -468,7 +467,7 @@ class TeamSearch(Rounds):
         elif trump >= 0 and h[base + trump]:
             lx = trump
             m = h[base + trump]
-            if self.game_four and bs == trump and m & ((1 << br) - 1):
+            if bs == trump and m & ((1 << br) - 1):            # higher than a winning trump
                 m &= (1 << br) - 1
         else:
             lx = -1

@@ -4,16 +4,19 @@ One command takes a freshly soldered board from "plugged in" to "playing":
 
 1. (``--uf2 FILE``) install CircuitPython on a board in bootloader mode (RPI-RP2 drive);
 2. pick the board: ``--drive PATH`` / ``--port PORT``, else the one mounted CIRCUITPY drive,
-   else the one USB serial port (reached with mpremote's raw REPL);
-3. check it runs CircuitPython >= ``errors.MIN_CIRCUITPYTHON``;
+   else the one USB serial port (reached through its raw REPL);
+3. check it runs CircuitPython >= ``errors.MIN_CIRCUITPYTHON``; pick the board profile
+   by its Board ID (each profile's BOARD_IDS) unless --profile or settings.toml say;
 4. build the manifest (docs/LAYOUT.md, libraries pinned in tools/board_libs.txt, the
-   merged settings.toml), compare by size and sha256, check free space;
-5. copy what differs with code.py replaced by a placeholder meanwhile, read every file
-   back, then write the real code.py last.
+   merged settings.toml), compare by size and checksum, check free space and that the
+   board can be written (over serial: restart it in deploy mode, firmware/boot.py);
+5. copy what differs with code.py replaced by a placeholder meanwhile, check every
+   written file on the board, then write the real code.py last.
 
-Modules: manifest (what goes where), libraries (PyPI wheels -> /lib), target/drive/
-serialboard (the two ways to reach a board), discover (finding boards), uf2, sync
-(plan/copy/verify), cli (options and messages), errors (messages and exit codes).
+Modules: manifest (what goes where, profiles), libraries (PyPI wheels -> /lib), target/
+drive/serialboard (the two ways to reach a board), rawrepl (the REPL protocol over a
+serial port), discover (finding boards), uf2, sync (plan/copy/verify), cli (options and
+messages), errors (messages and exit codes).
 
 Exit codes (also in docs/DEPLOY.md):
   0    deployed, nothing to do, or dry run done
@@ -22,10 +25,10 @@ Exit codes (also in docs/DEPLOY.md):
   4    several boards found: choose with --drive or --port
   5    the board runs MicroPython, a CircuitPython older than 9.0, or unknown firmware
   6    not enough space on the board
-  7    the board's filesystem is read-only to us (CIRCUITPY owned by the computer while writing over serial)
+  7    the board's filesystem is read-only to us (over serial: no game boot.py yet, drive not ejected)
   8    a copy failed mid-way: the board runs a placeholder; run again to resume
   9    files read back differ from what was written
   10   CircuitPython libraries unavailable (offline and not cached, or not pinned)
-  11   the serial port is busy or the board does not answer
+  11   the serial port is busy or not ours, or the board does not answer (or fails a command)
   130  interrupted (Ctrl-C); same state as 8
 """

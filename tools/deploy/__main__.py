@@ -1,5 +1,14 @@
+"""``python -m tools.deploy``: Ctrl-C at any moment, even while the modules load, exits 130."""
 import sys
 
-from .cli import main
+try:
+    from .cli import main
 
-sys.exit(main())
+    code = main()
+except KeyboardInterrupt:
+    from .errors import Interrupted
+
+    error = Interrupted()
+    print("error: {}".format(error), file=sys.stderr, flush=True)
+    code = error.exit_code
+sys.exit(code)

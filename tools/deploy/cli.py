@@ -21,17 +21,17 @@ def parser():
                     "copying only what changed and verifying everything.",
         epilog="Exit codes and troubleshooting: docs/DEPLOY.md.",
     )
-    p.add_argument("--profile", help="board profile written to settings.toml (default: the one already "
-                                     "on the board, else {})".format(manifest.DEFAULT_PROFILE))
+    p.add_argument("--profile", help="board profile written to settings.toml (default: the one already on "
+                                     "the board, else the one made for the board's Board ID)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--drive", metavar="PATH", help="copy to this CIRCUITPY drive (or folder standing in for one)")
-    where.add_argument("--port", help="copy over this serial port with mpremote (e.g. /dev/ttyACM0, COM5)")
+    where.add_argument("--port", help="copy over this serial port through the REPL (e.g. /dev/ttyACM0, COM5)")
     p.add_argument("--uf2", metavar="FILE", help="first install this CircuitPython .uf2 on a board in bootloader mode")
     p.add_argument("--bootloader-drive", metavar="PATH", help="the RPI-RP2 drive for --uf2 (default: find it)")
     p.add_argument("--wait", type=float, default=60.0, metavar="SECONDS",
                    help="how long to wait for CIRCUITPY after --uf2 (default 60)")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
-    p.add_argument("--no-restart", action="store_true", help="over serial, do not soft-reload the board afterwards")
+    p.add_argument("--no-restart", action="store_true", help="over serial, leave the board at its REPL afterwards")
     p.add_argument("--lib-cache", metavar="DIR", help="folder of cached library wheels "
                                                       "(default ${} or ~/.cache/sixtysix/libs)".format(libraries.CACHE_ENV))
     p.add_argument("--source", metavar="DIR", default=str(REPO), help="repository to deploy (default: this checkout)")
@@ -72,27 +72,33 @@ def deploy(args, report):
         check_firmware(info, target.description)
         report("Board: {} ({})".format(target.description, info.describe()))
         existing = target.read_file(manifest.SETTINGS)
-        profile = manifest.choose_profile(args.profile, existing, profiles)
-        report("Profile: {}".format(profile))
+        profile, why = manifest.choose_profile(args.profile, existing, profiles, info.board_id,
+                                               manifest.default_profile(repo))
+        report("Profile: {} ({})".format(profile, why))
+        if info.board_id and profiles[profile] and info.board_id not in profiles[profile]:
+            report("Note: {} is made for {}, but the board says it is {}.".format(
+                profile, ", ".join(profiles[profile]), info.board_id))
         wanted = manifest.Manifest(sources + libs + [manifest.settings_entry(existing, profile)])
         plan = sync.make_plan(target, wanted)
         free, block = target.space()
         needed = sync.check_space(plan, free, block)
         if args.dry_run:
             report_plan(plan, needed, free, report)
+            if not plan.empty:
+                target.prepare_to_write(report, dry_run=True)
         elif plan.empty:
             report("Nothing to copy: all {} files on the board match ({}).".format(len(wanted), kilobytes(wanted.size)))
         else:
-            target.check_writable()
-            verified = sync.apply(target, plan, report)
+            target.prepare_to_write(report)
+            sync.apply(target, plan, report)
             free_after, _block = target.space()
-            report("Done: {} files ({}) on the board; {} written ({}), {} unchanged, {} removed; "
-                   "{} verified.".format(len(wanted), kilobytes(wanted.size), len(plan.write),
-                                         kilobytes(sum(e.size for e in plan.write)), len(plan.unchanged),
-                                         len(plan.remove), verified))
+            report("Done: {} files ({}) on the board; {} written ({}), {} unchanged, {} removed; every written "
+                   "file checked on the board.".format(len(wanted), kilobytes(wanted.size), len(plan.write),
+                                                       kilobytes(sum(e.size for e in plan.write)),
+                                                       len(plan.unchanged), len(plan.remove)))
             report("Free space on the board: {}.".format(kilobytes(free_after)))
         # Over serial the game was stopped to reach the REPL: start it again in every case.
-        target.finish(restart=not args.no_restart)
+        target.finish(not args.no_restart, report)
     return 0
 
 

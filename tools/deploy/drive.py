@@ -6,11 +6,10 @@ import os
 import shutil
 from pathlib import Path
 
-from .errors import ReadOnly
+from .errors import NotEnoughSpace, ReadOnly
 from .target import Target, parse_boot_out
 
 PROBE = ".sixtysix_write_test"
-READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 class DriveTarget(Target):
@@ -31,25 +30,22 @@ class DriveTarget(Target):
         local = self._local(path)
         return local.read_bytes() if local.is_file() else None
 
-    def sizes(self, paths):
-        result = {}
-        for path in paths:
+    def survey(self, expected, folders=()):
+        states = {}
+        for path, size in expected.items():
             local = self._local(path)
-            result[path] = local.stat().st_size if local.is_file() else None
-        return result
+            found = local.stat().st_size if local.is_file() else None
+            states[path] = (found, self.checksum(local.read_bytes()) if found == size else None)
+        listed = []
+        for folder in folders:
+            base = self._local(folder)
+            for path in sorted(base.rglob("*")) if base.is_dir() else ():
+                if path.is_file():
+                    listed.append(("/" + path.relative_to(self.root).as_posix(), path.stat().st_size))
+        return states, listed
 
-    def digests(self, paths):
-        return {path: hashlib.sha256(self._local(path).read_bytes()).hexdigest() for path in paths}
-
-    def list_files(self, folder):
-        base = self._local(folder)
-        if not base.is_dir():
-            return []
-        found = []
-        for path in sorted(base.rglob("*")):
-            if path.is_file():
-                found.append(("/" + path.relative_to(self.root).as_posix(), path.stat().st_size))
-        return found
+    def checksum(self, data):
+        return hashlib.sha256(data).digest()
 
     def write_file(self, path, data):
         local = self._local(path)
@@ -67,20 +63,27 @@ class DriveTarget(Target):
         block = os.statvfs(self.root).f_frsize if hasattr(os, "statvfs") else 512
         return free, block or 512
 
-    def check_writable(self):
+    def prepare_to_write(self, report, dry_run=False):
+        if dry_run:
+            mounted_read_only = hasattr(os, "statvfs") and os.statvfs(self.root).f_flag & os.ST_RDONLY
+            if mounted_read_only or not os.access(self.root, os.W_OK):
+                raise self.read_only_error()
+            return
         probe = self.root / PROBE
         try:
             probe.write_bytes(b"ok")
             probe.unlink()
         except OSError as error:
-            if error.errno in READ_ONLY_ERRNOS:
-                raise self.read_only_error()
-            raise
+            if error.errno == errno.ENOSPC:
+                free, block = self.space()
+                raise NotEnoughSpace(block, free)
+            raise ReadOnly.drive(self.root, "" if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+                                 else error.strerror or str(error))
 
     def read_only_error(self):
         return ReadOnly.drive(self.root)
 
-    def finish(self, restart):
+    def finish(self, restart, report):
         # CircuitPython reloads code.py by itself after writes through the drive.
         if hasattr(os, "sync"):
             os.sync()

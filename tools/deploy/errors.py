@@ -27,6 +27,25 @@ class UsageError(DeployError):
     exit_code = 2
 
 
+class UnknownBoard(UsageError):
+    """No profile is made for the board (by its Board ID), or several are and none is the default."""
+
+    def __init__(self, board_id, profiles, candidates=()):
+        listing = "\n".join("  {:<22} {}".format(name, ", ".join(ids) or "(no board id)")
+                            for name, ids in sorted(profiles.items()))
+        if candidates:
+            first = "Several board profiles are made for this board (Board ID: {}): {}.".format(
+                board_id, ", ".join(candidates))
+        elif board_id:
+            first = "No board profile is made for this board (Board ID: {}).".format(board_id)
+        else:
+            first = "The board does not say which board it is (no Board ID), and there is no default profile."
+        super().__init__(
+            "{}\nProfiles and the boards they are made for:\n{}\n"
+            "Next: if your board is wired like one of them, pass --profile NAME; to support a new board,\n"
+            "add hardware/profiles/NAME.py with BOARD_IDS = (\"{}\",).".format(first, listing, board_id or "board_id"))
+
+
 class NoBoard(DeployError):
     exit_code = 3
 
@@ -135,22 +154,36 @@ class ReadOnly(DeployError):
 
     @classmethod
     def over_serial(cls, drive=None):
-        mounted = "It is mounted at {}: ".format(drive) if drive else ""
+        """A read-only board without the game's boot.py, whose drive the computer still shows."""
+        through = "--drive {}".format(drive) if drive else "--drive PATH/TO/CIRCUITPY"
         return cls(
             "The board's filesystem is read-only over serial: CircuitPython lets only the computer\n"
-            "write while the CIRCUITPY drive is available to it.\n"
-            "Next: {}copy through the drive instead: python -m tools.deploy --drive {}\n"
-            "(without --port the tool picks a mounted CIRCUITPY drive by itself).".format(
-                mounted, drive or "PATH/TO/CIRCUITPY"
-            )
+            "write while the CIRCUITPY drive is available to it, and this board does not have the game's\n"
+            "boot.py yet (with it, every later serial deploy opens the drive by itself).\n"
+            "Next: once, either of these:\n"
+            "  - eject the CIRCUITPY drive on the computer (do not unplug the board), then run the same\n"
+            "    command again;\n"
+            "  - or copy through the drive: python -m tools.deploy {}{}.".format(
+                through, " (it is mounted at {})".format(drive) if drive else "")
         )
 
     @classmethod
-    def drive(cls, path):
+    def still_read_only(cls, port):
         return cls(
-            "The drive at {} is read-only.\nNext: if the board's boot.py calls storage.remount('/', readonly=False),\n"
-            "remove that line (or deploy over serial with --port); if the operating system mounted the\n"
-            "drive read-only after an error, eject it, unplug the board and plug it in again.".format(path)
+            "The board on {} restarted in deploy mode but its filesystem is still read-only:\n"
+            "its boot.py did not open it (see boot_out.txt on the drive for an error).\n"
+            "Next: unplug and replug the board, then run the same command again; if it keeps\n"
+            "failing, deploy once through the drive (python -m tools.deploy --drive PATH).".format(port)
+        )
+
+    @classmethod
+    def drive(cls, path, detail=""):
+        return cls(
+            "The drive at {} is read-only{}.\nNext: if the board shows \"Deploying...\", it is in deploy mode for a\n"
+            "serial deploy: press its reset button. If your own boot.py calls storage.remount('/', readonly=False),\n"
+            "deploy over serial with --port instead. If the operating system mounted the drive read-only after\n"
+            "an error, eject it, unplug the board and plug it in again.".format(
+                path, " (writing a test file failed: {})".format(detail) if detail else "")
         )
 
 
@@ -221,11 +254,30 @@ class BoardNotResponding(DeployError):
         )
 
     @classmethod
+    def no_access(cls, port):
+        return cls(
+            "Cannot open {}: permission denied.\n"
+            "Next: on Linux add yourself to the group that owns it (sudo usermod -aG dialout $USER,\n"
+            "then log out and in again), or deploy through the CIRCUITPY drive.".format(port)
+        )
+
+    @classmethod
     def silent(cls, port, detail):
         return cls(
             "The board on {} does not answer ({}).\n"
+            "If copying had started, the board now starts a placeholder that asks for a new deploy.\n"
             "Next: press the board's reset button (or unplug and replug it) and run the command again.\n"
             "If your game is stuck in a tight loop, press Ctrl-C in a serial console first.".format(port, detail)
+        )
+
+
+    @classmethod
+    def failed(cls, port, detail):
+        return cls(
+            "The board on {} failed a command: {}.\n"
+            "If copying had started, the board now starts a placeholder that asks for a new deploy.\n"
+            "Next: press the board's reset button (or unplug and replug it) and run the command again.".format(
+                port, detail)
         )
 
 

@@ -1,19 +1,20 @@
 """What goes where on the board: docs/LAYOUT.md turned into a list of files.
 
 The firmware, profiles and assets change while we work, so nothing here names a
-module: every source is a glob. ``code.py`` always comes last in a manifest.
+module: every source is a glob. In a manifest ``boot.py`` comes first (it is what lets
+the next serial deploy write) and ``code.py`` last (it starts the game).
 """
 
-import hashlib
+import ast
 import re
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import UnknownBoard, UsageError
 
 CODE_PY = "/code.py"
+BOOT_PY = "/boot.py"
 SETTINGS = "/settings.toml"
 PROFILE_KEY = "SIXTYSIX_PROFILE"
-DEFAULT_PROFILE = "pico_display_pack"
 
 # (repo folder, glob, board folder): every row of docs/LAYOUT.md except code.py,
 # settings.toml and the libraries, which are handled on their own.
@@ -33,37 +34,30 @@ PROFILES_DIR = "hardware/profiles"
 class Entry:
     """One file for the board: its absolute board path, its bytes and where it came from."""
 
-    __slots__ = ("path", "data", "origin", "_digest")
+    __slots__ = ("path", "data", "origin")
 
     def __init__(self, path, data, origin):
         self.path = path
         self.data = bytes(data)
         self.origin = origin
-        self._digest = None
 
     @property
     def size(self):
         return len(self.data)
-
-    @property
-    def digest(self):
-        if self._digest is None:
-            self._digest = hashlib.sha256(self.data).hexdigest()
-        return self._digest
 
     def __repr__(self):
         return "Entry({!r}, {} bytes from {})".format(self.path, self.size, self.origin)
 
 
 class Manifest:
-    """The complete board contents the game needs, ``code.py`` last."""
+    """The complete board contents the game needs, ``boot.py`` first and ``code.py`` last."""
 
     def __init__(self, entries):
         paths = [entry.path for entry in entries]
         if len(set(paths)) != len(paths):
             raise ValueError("two sources for one board path: {}".format(sorted(paths)))
-        rest = sorted((e for e in entries if e.path != CODE_PY), key=lambda e: e.path)
-        self.entries = rest + [e for e in entries if e.path == CODE_PY]
+        first = {BOOT_PY: 0, CODE_PY: 2}
+        self.entries = sorted(entries, key=lambda e: (first.get(e.path, 1), e.path))
         self.paths = frozenset(paths)
 
     @property
@@ -87,6 +81,9 @@ def source_entries(repo):
             "Next: run the command from a complete checkout, or pass it with --source.".format(code)
         )
     entries = [Entry(CODE_PY, code.read_bytes(), "firmware/code.py")]
+    boot = repo / "firmware" / "boot.py"
+    if boot.is_file():
+        entries.append(Entry(BOOT_PY, boot.read_bytes(), "firmware/boot.py"))
     for folder, pattern, board_dir in SOURCES:
         base = repo / folder
         for path in sorted(base.glob(pattern)):
@@ -102,10 +99,30 @@ def python_sources(entries):
     return [(e.origin, e.data.decode("utf-8")) for e in entries if e.path.endswith(".py")]
 
 
+def _constant(path, name):
+    """The literal value of a module-level ``name = ...`` in a Python file, or None."""
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            try:
+                return ast.literal_eval(node.value)
+            except ValueError:
+                return None
+    return None
+
+
 def available_profiles(repo):
-    return sorted(
-        path.stem for path in (Path(repo) / PROFILES_DIR).glob("*.py") if not path.stem.startswith("_")
-    )
+    """{profile name: the board ids it serves}, from each profile's BOARD_IDS (read, not imported)."""
+    found = {}
+    for path in sorted((Path(repo) / PROFILES_DIR).glob("*.py")):
+        if not path.stem.startswith("_"):
+            found[path.stem] = tuple(_constant(path, "BOARD_IDS") or ())
+    return found
+
+
+def default_profile(repo):
+    """The firmware's own default (DEFAULT in hardware/profiles/__init__.py)."""
+    init = Path(repo) / PROFILES_DIR / "__init__.py"
+    return _constant(init, "DEFAULT") if init.is_file() else None
 
 
 def check_profile(name, profiles):
@@ -157,14 +174,27 @@ def settings_entry(existing, profile):
     return Entry(SETTINGS, merged.encode("utf-8", "surrogateescape"), "settings.toml (profile {})".format(profile))
 
 
-def choose_profile(requested, existing_settings, profiles):
-    """--profile if given, else the profile already on the board if still known, else the default."""
+def choose_profile(requested, existing_settings, profiles, board_id=None, default=None):
+    """The profile to write to settings.toml, and why.
+
+    In order: --profile; the profile settings.toml already names, unless another profile
+    is made for this board id and that one is not; the profile made for the board id
+    (``default`` when several are); with no board id, ``default``. ``profiles`` is
+    {name: board ids}. An unknown board id with nothing else to go on is an error.
+    """
     if requested:
         check_profile(requested, profiles)
-        return requested
+        return requested, "--profile"
     text = existing_settings.decode("utf-8", "replace") if existing_settings else ""
     on_board = current_profile(text)
-    if on_board in profiles:
-        return on_board
-    check_profile(DEFAULT_PROFILE, profiles)
-    return DEFAULT_PROFILE
+    made_for = [name for name, ids in profiles.items() if board_id in ids]
+    if on_board in profiles and (not made_for or on_board in made_for):
+        return on_board, "named by the board's settings.toml"
+    if made_for:
+        chosen = default if default in made_for else made_for[0] if len(made_for) == 1 else None
+        if chosen is None:
+            raise UnknownBoard(board_id, profiles, made_for)
+        return chosen, "made for {}".format(board_id)
+    if board_id is None and default in profiles:
+        return default, "the default"
+    raise UnknownBoard(board_id, profiles)

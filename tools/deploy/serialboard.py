@@ -1,54 +1,121 @@
-"""A board reached over its USB serial port with mpremote's raw-REPL transport.
+"""A board reached over its USB serial port, through the raw REPL (rawrepl.RawRepl).
 
-mpremote is written for MicroPython; CircuitPython differs in ways this module works
-around: its ``os`` has no ``ilistdir`` (so no ``mpremote fs ls``), its ``hashlib`` has
-only ``new(name)`` and is missing on the plain Pico, and its OSError text reads
-"[Errno 30] Read-only filesystem", which mpremote does not map back to an errno.
-So the file commands here send their own small snippets through ``Transport.exec``
-and use mpremote's ``fs_writefile`` for the copy itself.
+What the board runs is small snippets defined once per connection (PRELUDE): they quiet
+the display, report the board, checksum files on the board, list folders, and write
+files from base64 or bytes literals, whichever is shorter. mpremote's own ``fs``
+commands are not used: CircuitPython's ``os`` has no ``ilistdir`` and mpremote cannot
+read its error texts ("[Errno 30] Read-only filesystem").
+
+CircuitPython specifics handled here:
+- CIRCUITPY is read-only to code at power-up. If the board has the game's boot.py, the
+  tool arms its one-shot deploy-mode flag (``arm`` from that boot.py, run on the board)
+  and resets; boot.py then opens the drive to code for that boot only. Without it, the
+  REPL can remount the drive once the computer has ejected it; else: exit 7 with advice.
+  After writing to a drive opened this way, the board is reset (not soft-reloaded), so
+  boot.py runs again and the computer gets its drive back.
+- After Ctrl-C the game's display echoes the REPL, 155-342 ms per redraw: the first
+  thing sent shows a fixed "Deploying..." instead, so nothing more is redrawn.
+- ``hashlib`` lacks sha256 on the Pico: the board uses the best it has (sha256, sha1,
+  binascii.crc32, else Adler-32 in Python) and the tool computes the same here.
 """
 
 import ast
+import base64
 import errno
 import hashlib
 import os
 import re
+import time
+import zlib
 
 import serial
-from mpremote.mp_errno import MP_ERRNO_TABLE
-from mpremote.transport import TransportError, TransportExecError
-from mpremote.transport_serial import SerialTransport
 
 from .discover import circuitpy_drives
 from .errors import BoardNotResponding, NoBoard, ReadOnly
+from .rawrepl import RawRepl, Silent
 from .target import BoardInfo, Target
 
-CHUNK = 512
-PROBE = "/.sixtysix_write_test"
+PAYLOAD = 4096        # file bytes per snippet: the board compiles each snippet in its heap
+READ_CHUNK = 512
 
-_IDENTIFY = """\
-import sys
-try:
- import os
- m=os.uname().machine
-except Exception:
- m=''
-print(repr((sys.implementation.name,tuple(sys.implementation.version)[:3],m)))
-"""
-
-_SIZES = """\
-import os
-for p in {paths!r}:
+PRELUDE = """\
+import os,sys
+def _q():
  try:
-  s=os.stat(p)
-  print(repr(None if s[0]&0x4000 else s[6]))
- except OSError:
-  print('None')
-"""
-
-_LIST = """\
-import os
-def _w(d):
+  import supervisor
+  d=supervisor.runtime.display
+ except Exception:
+  return
+ if d is None:
+  return
+ try:
+  import displayio,terminalio
+  f=terminalio.FONT
+  w,h=f.get_bounding_box()[:2]
+  p=displayio.Palette(2)
+  p[1]=0xFFFFFF
+  t=displayio.TileGrid(f.bitmap,pixel_shader=p,width=12,height=1,tile_width=w,tile_height=h)
+  g=displayio.Group(scale=2,x=8,y=8)
+  g.append(t)
+  terminalio.Terminal(t,f).write('Deploying...')
+  d.root_group=g
+ except Exception:
+  import displayio
+  displayio.release_displays()
+def _hasher(n):
+ import hashlib
+ if hasattr(hashlib,'new'):
+  return hashlib.new(n)
+ return getattr(hashlib,n)()
+def _pick():
+ for n in ('sha256','sha1'):
+  try:
+   _hasher(n)
+   return n
+  except Exception:
+   pass
+ try:
+  from binascii import crc32
+  return 'crc32'
+ except ImportError:
+  return 'adler32'
+_S=_pick()
+try:
+ from binascii import a2b_base64 as _a
+except ImportError:
+ _a=None
+def _sum(p):
+ f=open(p,'rb')
+ try:
+  if _S=='crc32':
+   from binascii import crc32
+   c=0
+   while 1:
+    b=f.read(1024)
+    if not b:
+     return c
+    c=crc32(b,c)
+  if _S=='adler32':
+   a=1
+   s=0
+   while 1:
+    b=f.read(1024)
+    if not b:
+     return s*65536+a
+    for x in b:
+     a+=x
+     s+=a
+    a%=65521
+    s%=65521
+  h=_hasher(_S)
+  while 1:
+   b=f.read(1024)
+   if not b:
+    return h.digest()
+   h.update(b)
+ finally:
+  f.close()
+def _walk(d):
  try:
   l=os.listdir(d)
  except OSError:
@@ -57,68 +124,126 @@ def _w(d):
   p=d+'/'+n
   s=os.stat(p)
   if s[0]&0x4000:
-   _w(p)
+   _walk(p)
   else:
    print(repr((p,s[6])))
-_w({folder!r})
-"""
-
-_HASHLIB = """\
-import hashlib
-def _h(p):
+def _survey(want,dirs):
+ for p,n in want:
+  try:
+   s=os.stat(p)
+   z=None if s[0]&0x4000 else s[6]
+  except OSError:
+   z=None
+  print(repr((z,_sum(p) if z==n else None)))
+ for d in dirs:
+  _walk(d)
+def _read(p):
  try:
-  h=hashlib.new('sha256')
- except AttributeError:
-  h=hashlib.sha256()
- with open(p,'rb') as f:
-  while 1:
-   b=f.read({chunk})
-   if not b:
-    break
-   h.update(b)
- return h.digest()
-try:
- hashlib.new('sha256')
-except AttributeError:
- hashlib.sha256()
-""".format(chunk=CHUNK)
-
-_DIGEST = "print(repr(_h({path!r})))"
-
-_READ = """\
-with open({path!r},'rb') as f:
+  f=open(p,'rb')
+ except OSError:
+  print('None')
+  return
  while 1:
-  b=f.read({chunk})
+  b=f.read(READ_CHUNK)
   if not b:
    break
   print(repr(b))
-"""
-
-_SPACE = "import os\ns=os.statvfs('/')\nprint(repr((s[0],s[1],s[4])))"
-
-_PROBE = """\
-try:
- f=open({probe!r},'wb')
- f.write(b'ok')
  f.close()
- import os
- os.remove({probe!r})
- print(0)
-except OSError as e:
- print(e.args[0])
-""".format(probe=PROBE)
+_f=None
+def _open(p):
+ global _f
+ d=''
+ for c in p.split('/')[1:-1]:
+  d+='/'+c
+  try:
+   os.mkdir(d)
+  except OSError:
+   if not os.stat(d)[0]&0x4000:
+    raise
+ _f=open(p,'wb')
+def _close():
+ try:
+  _f.close()
+ except Exception:
+  pass
+def _space():
+ s=os.statvfs('/')
+ print(repr((s[0],s[1],s[4])))
+def _deploy_mode(arm):
+ try:
+  t=open('/boot.py').read()
+ except OSError:
+  t=''
+ if 'def arm(nvm)' not in t:
+  print(False)
+  return
+ g={'__name__':'deploy'}
+ exec(t,g)
+ if arm:
+  import microcontroller
+  g['arm'](microcontroller.nvm)
+ print(True)
+def _remount(really):
+ import storage
+ try:
+  storage.remount('/',readonly=not really)
+ except RuntimeError:
+  print(False)
+  return
+ print(True)
+def _state():
+ r={'impl':sys.implementation.name,'version':tuple(sys.implementation.version)[:3],'sum':_S,'b64':_a is not None}
+ try:
+  r['machine']=os.uname().machine
+ except Exception:
+  pass
+ try:
+  import board
+  r['board_id']=board.board_id
+ except Exception:
+  pass
+ try:
+  import storage
+  r['readonly']=storage.getmount('/').readonly
+ except Exception:
+  pass
+ print(repr(r))
+_q()
+_state()
+""".replace("READ_CHUNK", str(READ_CHUNK))
 
-# Error numbers differ between ports, so "already exists" is checked with stat, not errno.
-_MKDIR = """\
-import os
-try:
- os.mkdir({folder!r})
-except OSError:
- if not os.stat({folder!r})[0]&0x4000:
-  raise
-"""
+RESET = "import microcontroller\nmicrocontroller.reset()"
 
-_CLOSE_QUIETLY = "try:\n f.close()\nexcept Exception:\n pass"
+# MicroPython's errno numbers (py/mperrno.h: the Linux values) -> this computer's.
+BOARD_ERRNO = {1: errno.EPERM, 2: errno.ENOENT, 5: errno.EIO, 9: errno.EBADF, 13: errno.EACCES,
+               17: errno.EEXIST, 20: errno.ENOTDIR, 21: errno.EISDIR, 22: errno.EINVAL,
+               28: errno.ENOSPC, 30: errno.EROFS}
+
+
+def write_snippets(path, data, base64_on_board):
+    """The snippets that write ``data`` to ``path``, PAYLOAD bytes each, every piece spelled
+    the shorter way: a bytes literal, or base64 (``_a``) where the board can decode it."""
+    pieces = [data[at:at + PAYLOAD] for at in range(0, len(data), PAYLOAD)] or [b""]
+    snippets = []
+    for number, piece in enumerate(pieces):
+        code = "_open({!r})\n".format(path) if number == 0 else ""
+        if piece:
+            literal = repr(piece)
+            packed = "_a({!r})".format(base64.b64encode(piece))
+            code += "_f.write({})\n".format(packed if base64_on_board and len(packed) < len(literal) else literal)
+        if number == len(pieces) - 1:
+            code += "_f.close()\n"
+        snippets.append(code)
+    return snippets
+
+
+def checksum(name, data):
+    """What the board's _sum prints for ``data`` under algorithm ``name``."""
+    if name in ("sha256", "sha1"):
+        return hashlib.new(name, data).digest()
+    if name == "crc32":
+        return zlib.crc32(data)
+    return zlib.adler32(data)
 
 
 def errno_from_output(text):
@@ -130,164 +255,209 @@ def errno_from_output(text):
     match = re.search(r"OSError: \[Errno (\d+)\]", text) or re.search(r"OSError: (-?\d+)\s*$", text.strip())
     if match:
         number = abs(int(match.group(1)))
-        return MP_ERRNO_TABLE.get(number, number)
+        return BOARD_ERRNO.get(number, number)
     for name in ("ENOSPC", "EROFS", "ENOENT", "EACCES", "EEXIST"):
         if name in text:
             return getattr(errno, name)
     return errno.EIO
 
 
-def _board_error(error):
-    """OSError for a traceback the board printed (a TransportExecError)."""
-    last = (error.error_output.strip().splitlines() or ["no error text"])[-1]
-    return OSError(errno_from_output(error.error_output), "the board reported " + last)
+class BoardError(OSError):
+    """A traceback the board printed, as an OSError with the host's errno."""
+
+    def __init__(self, text):
+        last = (text.strip().splitlines() or ["no error text"])[-1]
+        super().__init__(errno_from_output(text), "the board reported " + last)
 
 
 class SerialTarget(Target):
-    def __init__(self, port, answer_timeout=5):
+    RECONNECT = 20.0      # seconds for a reset board to be back at its REPL
+    RESET_PAUSE = 0.3     # the port lingers a moment after the board resets
+
+    def __init__(self, port):
         self.port = port
         self.description = "board on {}".format(port)
-        self._dirs = {"/"}
-        self._has_hashlib = None
+        self.repl = None
+        self.state = {}
+        self.sent = self.received = 0
+        self.reset_after = False  # the drive was opened to code: end with a reset, not a reload
         if os.name != "nt" and not os.path.exists(port):
             raise NoBoard("There is no serial port {}.".format(port))
-        try:
-            self.transport = SerialTransport(port, baudrate=115200)
-        except TransportError as error:
-            raise BoardNotResponding.busy(port) if "failed to access" in str(error) else \
-                BoardNotResponding.silent(port, error)
-        # mpremote reads a pseudo-terminal with blocking reads; a read timeout keeps a
-        # silent board from hanging the deploy (mpremote then reports a timeout).
-        self.transport.serial.timeout = min(answer_timeout, 1.0)
-        self._enter_raw_repl(answer_timeout)
+        self._connect()
 
-    def _enter_raw_repl(self, timeout):
-        # A running code.py is stopped with Ctrl-C; CircuitPython then waits for "any key"
-        # before its REPL starts, which can swallow the Ctrl-A: so try more than once.
-        last = None
-        for _attempt in range(3):
+    # -- the connection
+
+    def _connect(self):
+        try:
+            self.repl = RawRepl(self.port)
+        except (serial.SerialException, OSError) as error:
+            number = getattr(error, "errno", None)
+            if number == errno.ENOENT:
+                raise NoBoard("There is no serial port {}.".format(self.port))
+            if number in (errno.EACCES, errno.EPERM):
+                raise BoardNotResponding.no_access(self.port)
+            raise BoardNotResponding.busy(self.port)
+        try:
+            self.repl.enter()
+            out, err = self.repl.exec(PRELUDE)
+        except Silent as error:
+            self.close()
+            raise BoardNotResponding.silent(self.port, error)
+        try:
+            state = _literals(out)[-1]
+        except (IndexError, ValueError, SyntaxError):
+            state = None
+        self.state = state if isinstance(state, dict) and not err else {}
+
+    def _reconnect(self, why):
+        self._count()
+        self.repl.close()
+        self.repl = None
+        deadline = time.monotonic() + self.RECONNECT
+        time.sleep(self.RESET_PAUSE)
+        while True:
             try:
-                self.transport.enter_raw_repl(soft_reset=False, timeout_overall=timeout)
+                self._connect()
                 return
-            except (TransportError, serial.SerialException, OSError) as error:
-                last = error
-        self.close()
-        raise BoardNotResponding.silent(self.port, last)
+            except (NoBoard, BoardNotResponding):
+                if time.monotonic() >= deadline:
+                    raise BoardNotResponding.silent(
+                        self.port, "it did not come back within {:g} s after {}".format(self.RECONNECT, why))
+                time.sleep(0.2)
 
-    def _exec(self, code):
-        """Run ``code`` on the board; board exceptions become OSError with a host errno."""
+    def _count(self):
+        if self.repl is not None:
+            self.sent += self.repl.sent
+            self.received += self.repl.received
+            self.repl.sent = self.repl.received = 0
+
+    def _exec(self, code, copying=False):
+        """Run ``code``; what it printed. While ``copying``, failures are OSErrors the copy
+        reports (a board traceback with its errno, a silent board as EIO); otherwise
+        BoardNotResponding."""
         try:
-            return self.transport.exec(code)
-        except TransportExecError as error:
-            raise _board_error(error)
-        except (TransportError, serial.SerialException) as error:
-            raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
+            out, err = self.repl.exec(code)
+        except Silent as error:
+            if copying:
+                raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
+            raise BoardNotResponding.silent(self.port, error)
+        if err:
+            if copying:
+                raise BoardError(err)
+            raise BoardNotResponding.failed(self.port, BoardError(err).strerror)
+        return out
 
     def _lines(self, code):
-        return [ast.literal_eval(line) for line in self._exec(code).decode("utf-8").splitlines() if line.strip()]
+        """The Python literals ``code`` prints, one a line."""
+        out = self._exec(code)
+        try:
+            return _literals(out)
+        except (ValueError, SyntaxError):
+            raise BoardNotResponding.failed(self.port, "an answer that is not what was asked for: {!r}".format(
+                out[:80]))
+
+    # -- what the deploy asks
 
     def board_info(self):
-        try:
-            name, version, machine = self._lines(_IDENTIFY)[0]
-        except (OSError, IndexError, ValueError, SyntaxError):
+        state = self.state
+        if "impl" not in state or "version" not in state:
             return None
-        return BoardInfo(name, version, machine)
+        return BoardInfo(state["impl"], state["version"], state.get("machine", ""), state.get("board_id"))
 
     def read_file(self, path):
-        if self.sizes([path])[path] is None:
+        lines = self._lines("_read({!r})".format(path))
+        if lines[:1] == [None]:
             return None
-        return b"".join(self._lines(_READ.format(path=path, chunk=CHUNK)))
+        return b"".join(lines)
 
-    def sizes(self, paths):
-        paths = list(paths)
-        if not paths:
-            return {}
-        return dict(zip(paths, self._lines(_SIZES.format(paths=paths))))
+    def survey(self, expected, folders=()):
+        lines = self._lines("_survey({!r},{!r})".format(list(expected.items()), list(folders)))
+        count = len(expected)
+        if len(lines) < count:
+            raise BoardNotResponding.failed(self.port, "{} answers for {} files".format(len(lines), count))
+        return dict(zip(expected, (tuple(line) for line in lines[:count]))), [tuple(item) for item in lines[count:]]
 
-    def _hashlib(self):
-        if self._has_hashlib is None:
-            try:
-                self._exec(_HASHLIB)
-                self._has_hashlib = True
-            except OSError:
-                self._has_hashlib = False
-        return self._has_hashlib
-
-    def digests(self, paths):
-        result = {}
-        for path in paths:
-            if self._hashlib():
-                digest = self._lines(_DIGEST.format(path=path))[0]
-            else:
-                digest = hashlib.sha256(self.read_file(path) or b"").digest()
-            result[path] = digest.hex()
-        return result
-
-    def list_files(self, folder):
-        return [tuple(item) for item in self._lines(_LIST.format(folder=folder))]
-
-    def _make_dirs(self, folder):
-        if folder in self._dirs:
-            return
-        self._make_dirs(folder.rsplit("/", 1)[0] or "/")
-        self._exec(_MKDIR.format(folder=folder))
-        self._dirs.add(folder)
+    def checksum(self, data):
+        return checksum(self.state.get("sum", "adler32"), data)
 
     def write_file(self, path, data):
-        self._make_dirs(path.rsplit("/", 1)[0] or "/")
-        try:
-            self.transport.fs_writefile(path, data, chunk_size=CHUNK)
-        except TransportExecError as error:
-            self._close_quietly()
-            raise _board_error(error)
-        except (TransportError, serial.SerialException) as error:  # SerialException is an OSError too
-            raise OSError(errno.EIO, "the board stopped answering ({})".format(error))
-        except OSError:
-            self._close_quietly()
-            raise
+        for code in write_snippets(path, data, self.state.get("b64")):
+            try:
+                self._exec(code, copying=True)
+            except BoardError:
+                self._close_quietly()
+                raise
 
     def _close_quietly(self):
         try:
-            self.transport.exec(_CLOSE_QUIETLY)
-        except Exception:  # the link may be gone; the next deploy starts fresh
+            self.repl.exec("_close()")
+        except Silent:  # the link may be gone; the next deploy starts fresh
             pass
 
     def remove_file(self, path):
-        self._exec("import os\nos.remove({!r})".format(path))
+        self._exec("os.remove({!r})".format(path), copying=True)
 
     def space(self):
-        block_size, fragment, available = self._lines(_SPACE)[0]
+        block_size, fragment, available = self._lines("_space()")[0]
         return available * (fragment or block_size), fragment or block_size
 
-    def check_writable(self):
-        code = self._lines(_PROBE)[0]
-        if code:
-            number = MP_ERRNO_TABLE.get(code, code)
-            if number in (errno.EROFS, errno.EACCES, errno.EPERM):
-                raise self.read_only_error()
-            raise OSError(number, "cannot write a test file on the board")
+    def prepare_to_write(self, report, dry_run=False):
+        readonly = self.state.get("readonly")
+        if readonly is None:                 # no storage module: not CircuitPython's read-only drive
+            return
+        if not readonly:
+            self.reset_after = True
+            return
+        if self._lines("_deploy_mode({})".format(not dry_run))[0]:
+            if dry_run:
+                report("The board is read-only to code now: the deploy will restart it in deploy mode "
+                       "(its boot.py opens CIRCUITPY to code for one boot).")
+                return
+            report("Restarting the board in deploy mode (its boot.py opens CIRCUITPY to code for one boot) ...")
+            self.repl.exec_no_answer(RESET)
+            self._reconnect("restarting in deploy mode")
+            if self.state.get("readonly") is not False:
+                raise ReadOnly.still_read_only(self.port)
+            self.reset_after = True
+            return
+        # No deploy mode yet (a board without the game's boot.py): the REPL may remount
+        # the drive itself once the computer has ejected it.
+        if self._lines("_remount({})".format(not dry_run))[0]:
+            if dry_run:
+                report("The board's drive is ejected: the deploy will open it to code from the REPL.")
+            else:
+                report("The computer has ejected CIRCUITPY: opened it to code from the REPL.")
+                self.reset_after = True
+            return
+        raise self.read_only_error()
 
     def read_only_error(self):
         return ReadOnly.over_serial(_mounted_drive())
 
-    def finish(self, restart):
+    def finish(self, restart, report):
         try:
-            self.transport.exit_raw_repl()
-            if restart:
-                self.transport.serial.write(b"\x04")  # soft reload: CircuitPython runs the new code.py
-        except (TransportError, serial.SerialException, OSError):
-            pass
+            if restart and self.reset_after:
+                # boot.py runs again: a normal boot, the drive the computer's again
+                self.repl.exec_no_answer(RESET)
+            else:
+                self.repl.leave(reload=restart)
+                if self.reset_after:
+                    report("The board stays at its REPL with CIRCUITPY writable to code (read-only to the "
+                           "computer) until it restarts.")
+        except Silent:
+            report("The board did not take the restart: press its reset button to start the game.")
+        self._count()
+        report("Serial link: {:,} bytes to the board, {:,} back.".format(self.sent, self.received))
 
     def close(self):
-        transport, self.transport = getattr(self, "transport", None), None
-        if transport is None:
-            return
-        try:
-            if transport.in_raw_repl:  # after an error: leave the board at its normal REPL
-                transport.exit_raw_repl()
-            transport.close()
-        except (OSError, serial.SerialException):
-            pass
+        self._count()
+        repl, self.repl = self.repl, None
+        if repl is not None:
+            repl.close()
+
+
+def _literals(out):
+    return [ast.literal_eval(line) for line in out.decode("utf-8", "replace").splitlines() if line.strip()]
 
 
 def _mounted_drive():

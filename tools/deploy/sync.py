@@ -1,9 +1,10 @@
 """Bringing a board in line with a manifest: plan, check space, copy, verify.
 
 Safety rule: while anything but code.py is being changed, /code.py is a placeholder
-that only prints "deploy unfinished". The real code.py is written after every other
-file has been read back and matched, so an interrupted or failed deploy never boots a
-half-copied game, and running the deploy again resumes (only what differs is copied).
+that only prints "deploy unfinished". The real code.py is written after every written
+file has been checked on the board (size and checksum), so an interrupted or failed
+deploy never boots a half-copied game, and running the deploy again resumes (only what
+differs is copied). Files the plan found matching are not read again.
 """
 
 import errno
@@ -51,15 +52,11 @@ class Plan:
 
 
 def make_plan(target, manifest):
-    """Compare the board with the manifest by size, then by sha256 where sizes agree."""
-    sizes = target.sizes([entry.path for entry in manifest])
-    same_size = [entry for entry in manifest if sizes[entry.path] == entry.size]
-    digests = target.digests([entry.path for entry in same_size])
-    write = [entry for entry in manifest if sizes[entry.path] != entry.size or digests[entry.path] != entry.digest]
-    remove = []
-    for folder in OWNED_DIRS:
-        remove += [(path, size) for path, size in target.list_files(folder) if path not in manifest.paths]
-    return Plan(manifest, write, remove, sizes)
+    """Compare the board with the manifest by size, then by checksum where sizes agree."""
+    states, listed = target.survey({entry.path: entry.size for entry in manifest}, OWNED_DIRS)
+    write = [entry for entry in manifest if states[entry.path] != (entry.size, target.checksum(entry.data))]
+    remove = [(path, size) for path, size in listed if path not in manifest.paths]
+    return Plan(manifest, write, remove, {path: size for path, (size, _sum) in states.items()})
 
 
 def check_space(plan, free, block):
@@ -70,21 +67,18 @@ def check_space(plan, free, block):
 
 
 def mismatches(target, entries):
-    """[(path, what differs)] after reading sizes and hashes back from the board."""
+    """[(path, what differs)] after checking sizes and checksums on the board."""
     entries = list(entries)
-    sizes = target.sizes([entry.path for entry in entries])
+    states, _listed = target.survey({entry.path: entry.size for entry in entries})
     problems = []
-    intact = []
     for entry in entries:
-        size = sizes[entry.path]
+        size, checksum = states[entry.path]
         if size is None:
             problems.append((entry.path, "missing"))
         elif size != entry.size:
             problems.append((entry.path, "{} bytes instead of {}".format(size, entry.size)))
-        else:
-            intact.append(entry)
-    digests = target.digests([entry.path for entry in intact])
-    problems += [(entry.path, "content differs (sha256)") for entry in intact if digests[entry.path] != entry.digest]
+        elif checksum != target.checksum(entry.data):
+            problems.append((entry.path, "content differs (checksum)"))
     return problems
 
 
@@ -124,11 +118,11 @@ class Copier:
 
 
 def apply(target, plan, report=print):
-    """Carry out ``plan``; returns the number of verified files."""
+    """Carry out ``plan``: write, check on the board, then code.py."""
     copier = Copier(target)
     manifest = plan.manifest
     code = [entry for entry in manifest if entry.path == CODE_PY]
-    rest = [entry for entry in manifest if entry.path != CODE_PY]
+    rest = [entry for entry in plan.write if entry.path != CODE_PY]
     if plan.needs_placeholder:
         copier.write(PLACEHOLDER)
     for path, _size in plan.remove:
@@ -146,11 +140,12 @@ def apply(target, plan, report=print):
     if problems:
         copier.write(PLACEHOLDER)
         raise VerifyFailed(problems)
-    return len(manifest)
 
 
 def _verify(target, copier, entries, report):
-    """Read everything back; rewrite what differs once, then give up loudly."""
+    """Check what was written; rewrite what differs once, then give up loudly."""
+    if not entries:
+        return
     problems = mismatches(target, entries)
     if not problems:
         return

@@ -11,12 +11,14 @@ from .errors import MIN_CIRCUITPYTHON, WrongFirmware
 
 
 class BoardInfo:
-    """Which firmware a board runs: ``name`` is sys.implementation.name."""
+    """Which firmware a board runs (``name`` is sys.implementation.name) and on which board:
+    ``board_id`` is CircuitPython's board id (board.board_id, "Board ID:" in boot_out.txt)."""
 
-    def __init__(self, name, version, machine=""):
+    def __init__(self, name, version, machine="", board_id=None):
         self.name = name
         self.version = tuple(version)
         self.machine = machine
+        self.board_id = board_id
 
     def describe(self):
         label = {"circuitpython": "CircuitPython", "micropython": "MicroPython"}.get(self.name, self.name)
@@ -25,14 +27,18 @@ class BoardInfo:
 
 
 _BOOT_OUT = re.compile(r"CircuitPython (\d+)\.(\d+)\.(\d+)[^;\n]*(?:;\s*(.*))?")
+_BOARD_ID = re.compile(r"^Board ID:\s*(\S+)", re.MULTILINE)
 
 
 def parse_boot_out(text):
-    """BoardInfo from the first line of boot_out.txt, or None if it is not CircuitPython's."""
+    """BoardInfo from boot_out.txt (first line, and the Board ID line when there is one),
+    or None if it is not CircuitPython's."""
     match = _BOOT_OUT.search(text)
     if not match:
         return None
-    return BoardInfo("circuitpython", tuple(int(match.group(i)) for i in (1, 2, 3)), (match.group(4) or "").strip())
+    board = _BOARD_ID.search(text)
+    return BoardInfo("circuitpython", tuple(int(match.group(i)) for i in (1, 2, 3)), (match.group(4) or "").strip(),
+                     board.group(1) if board else None)
 
 
 def check_firmware(info, where, seen=""):
@@ -60,16 +66,15 @@ class Target:
         """The file's bytes, or None if it does not exist."""
         raise NotImplementedError
 
-    def sizes(self, paths):
-        """{path: size in bytes, or None if missing} for regular files."""
+    def survey(self, expected, folders=()):
+        """({path: (size or None if missing, checksum or None)}, [(path, size)]).
+
+        ``expected`` is {path: size}: the checksum is taken only where the size matches.
+        The list holds every file under ``folders`` (recursively)."""
         raise NotImplementedError
 
-    def digests(self, paths):
-        """{path: sha256 hex digest} for existing files."""
-        raise NotImplementedError
-
-    def list_files(self, folder):
-        """[(path, size)] of every file under ``folder`` (recursively); [] if it is missing."""
+    def checksum(self, data):
+        """What survey() reports for a file holding ``data``."""
         raise NotImplementedError
 
     def write_file(self, path, data):
@@ -83,15 +88,16 @@ class Target:
         """(free bytes, allocation block size)."""
         raise NotImplementedError
 
-    def check_writable(self):
-        """Raise ReadOnly if the deploy cannot write here (probe with a tiny file)."""
+    def prepare_to_write(self, report, dry_run=False):
+        """Make the board writable, or raise ReadOnly (or NotEnoughSpace) saying why it is not.
+        With ``dry_run``, only tell (nothing is written or restarted)."""
         raise NotImplementedError
 
     def read_only_error(self):
         """The ReadOnly error, with advice that fits this way of reaching the board."""
         raise NotImplementedError
 
-    def finish(self, restart):
+    def finish(self, restart, report):
         """Flush everything; with ``restart`` make the board run the new code.py."""
 
     def close(self):

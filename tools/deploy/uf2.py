@@ -21,6 +21,10 @@ RP2040_FAMILY = 0xE48BFF56
 def check(path):
     """Raise UsageError unless ``path`` is a CircuitPython .uf2 for the RP2040."""
     path = Path(path)
+    if path.is_dir():
+        raise UsageError("{} is a folder, not a .uf2 file.\nNext: pass the CircuitPython .uf2 file itself with --uf2 "
+                         "(for example {}/adafruit-circuitpython-raspberry_pi_pico-en_US-10.0.3.uf2).".format(
+                             path, path))
     if not path.is_file():
         raise UsageError("{} does not exist.\nNext: download the CircuitPython .uf2 for your board "
                          "from https://circuitpython.org and pass its path with --uf2.".format(path))
