@@ -8,7 +8,7 @@ from shared_rules.deal import Deal, dealt
 from shared_rules.match import Match
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
-from tools.solver_check import random_endgame, brute, solve
+from tools.solver_check import random_endgame, brute, solve, TWO_HANDED
 from shared_rules.ai.solver import Solver
 from shared_rules.ai.search import Search
 
@@ -89,7 +89,7 @@ def test_same_seed_same_game(level):
 def test_solver_agrees_with_brute_force_minimax():
     rng = Rng(2024)
     solver = Solver(256)
-    names = Rules.NAMES
+    names = TWO_HANDED
     done = 0
     while done < 300:
         rules = Rules(names[done % len(names)])
@@ -289,7 +289,7 @@ def test_search_playouts_score_like_the_engine():
     from tools.baselines import world_deal
     rng = Rng(99)
     checked = idiots_marriages = 0
-    names = Rules.NAMES + ("three-handed", "idiots")
+    names = TWO_HANDED
     for n in range(240):
         rules = Rules(names[n % len(names)])
         order = listed(pack(rules.ranks))

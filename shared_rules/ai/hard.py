@@ -2,8 +2,9 @@
 
 Two-handed deals (standard, Hoyle, Russian, Schnapsen, three-handed, Idiots') search
 with shared_rules.ai.search, the team games with shared_rules.ai.team_search. Bounded by
-a work budget (units: cards played in playouts plus solver nodes) and by the caller's
-deadline; on the device the deadline (1.5 s) is what stops it.
+a work budget (units: cards played in playouts plus solver nodes), by default the work a
+board does in the device's 1.5 s, and by the caller's deadline, whichever comes first.
+Its hints in the team games are Normal's (team_greedy's reasons).
 """
 from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
 from shared_rules.rng import Rng
@@ -18,7 +19,6 @@ from shared_rules.ai.normal import decide, hint
 HARD_BUDGET = {"two": 3600, "three": 3600, "idiots": 4100, "four": 6300, "american": 5100}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
 SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
-UNLIMITED = 1 << 29
 
 
 class Hard:
