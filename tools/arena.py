@@ -2,9 +2,10 @@
 
     python -m tools.arena normal random --deals 2000 --rules standard --seed 1
     python -m tools.arena hard rdeep:16x4 --deals 2000 --json
-    python -m tools.arena hard:budget=20000 normal --deals 500 --counting classic
+    python -m tools.arena hard:budget=8000 normal --deals 500 --counting classic
 
-Players: easy, normal, hard (options: hard:budget=N,solve_cards=N), random, bully,
+Players: easy, normal, hard (at the board's effort: shared_rules.ai.hard.HARD_BUDGET; options
+hard:budget=N,solve_cards=N), random, bully,
 rdeep (rdeep:SxD, the VU Amsterdam Schnapsen platform's RdeepBot: rdeep:16x4 = 16 worlds per
 move, each played out at random for 4 tricks, scored by the share of points; docs/AI.md).
 
