@@ -34,9 +34,18 @@ def test_board_bench_runs_to_the_end_on_a_pico_heap():
 
 
 def test_bench_prints_json_figures():
-    run = subprocess.run([sys.executable, "-m", "tools.bench", "--deals", "200", "--no-vm", "--json"],
+    run = subprocess.run([sys.executable, "-m", "tools.bench", "--deals", "200", "--no-vm",
+                          "--nvm-matches", "1", "--idle-seconds", "0.5", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120,
                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert run.returncode == 0, run.stderr
     res = json.loads(run.stdout)
     assert res["deals"] == 200 and res["deals_per_s"] > 0
+    # the device: every rule set's save wear through the firmware, the loop's idle share
+    games = res["nvm_erases_per_deal"]
+    assert len(games) == 10 and set(games) == set(res["nvm_page_programs_per_deal"])
+    for game, erases in games.items():
+        assert res["nvm_deals"][game] >= 1 and erases >= 0, game
+        assert 5 < res["nvm_page_programs_per_deal"][game] < 200, game      # a few per action
+    for screen in ("title", "table"):
+        assert 0 < res["idle_share_board_est"][screen] <= res["idle_share"][screen] < 1

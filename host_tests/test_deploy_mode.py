@@ -159,11 +159,22 @@ def run_code_py(monkeypatch, readonly, sleep):
     monkeypatch.setitem(sys.modules, "storage", types.SimpleNamespace(
         getmount=lambda path: types.SimpleNamespace(readonly=readonly)))
     monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(nvm=bytearray(4096)))
-    profile = types.SimpleNamespace(display=lambda: types.SimpleNamespace(refresh=None),
+    monkeypatch.setitem(sys.modules, "supervisor", types.SimpleNamespace(
+        status_bar=types.SimpleNamespace(display=True)))
+    display = types.SimpleNamespace(refresh=lambda: None, width=240, height=135, auto_refresh=False)
+    profile = types.SimpleNamespace(display=lambda: display,
                                     keys=lambda: types.SimpleNamespace(events=None), BUTTONS=())
-    monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(load=lambda name: profile))
+    monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(
+        load=lambda name: profile, power=lambda profile, display, keys: None))
+    ui = types.ModuleType("sixtysix.ui")          # the splash: no font file on a PC
+    ui.load_font = lambda path: None
+    ui.backdrop = lambda width, height, title: title
+    package = types.ModuleType("sixtysix")
+    package.ui = ui
+    monkeypatch.setitem(sys.modules, "sixtysix", package)
+    monkeypatch.setitem(sys.modules, "sixtysix.ui", ui)
     app = types.ModuleType("sixtysix.app")
-    app.App = lambda *args, **kwargs: types.SimpleNamespace(run=lambda: ran.append(True))
+    app.App = lambda *args, **kwargs: types.SimpleNamespace(run=lambda sleep: ran.append(True))
     monkeypatch.setitem(sys.modules, "sixtysix.app", app)
     monkeypatch.setitem(sys.modules, "time", types.SimpleNamespace(sleep=sleep, monotonic=lambda: 0.0))
     code = (ROOT / "firmware" / "code.py").read_text()

@@ -4,7 +4,7 @@ are printed (run with -s to see them)."""
 import json
 
 import mpvm
-from test_firmware_memory import DEVICE, OK, STEP, MARK, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
+from test_firmware_memory import DEVICE, OK, STEP, MARK, WARM_UP, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
 
 FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.ai.team_greedy", "sixtysix.teams"]
 GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
@@ -25,12 +25,13 @@ def test_import_cost_of_the_family_modules(packages):
 
 
 def play_in_vm(packages, game, presses=200):
-    """Boot, choose `game`, start a match, press OK every 8 frames with the heap capped."""
+    """Boot, choose `game`, let the title load the engine, start a match, press OK every
+    8 frames with the heap capped."""
     boot = ('from sixtysix.app import App\n'
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2' % GAMES.index(game))
-    steps = [DEVICE, boot, MARK, OK, STEP, STEP, MARK]
+    steps = [DEVICE, boot, MARK] + WARM_UP + [OK, STEP, STEP, MARK]
     for i in range(presses):
         if i % 8 == 0:
             steps.append(OK)

@@ -1,15 +1,12 @@
 """The device's family pieces on their own: table places, hands of 7-12 cards, the
-save format for every game, the settings' game choice, the score panel."""
-import random
-
+settings' game choice, the score panel (saves of every game: test_savelog.py)."""
 import pytest
 
 from tools.sim import Sim, setup_paths
 
 setup_paths()       # firmware/ on sys.path, as on the board
-from shared_rules.family import new_match  # noqa: E402
-from shared_rules.rules import Rules  # noqa: E402
-from sixtysix import store, savegame  # noqa: E402
+from sixtysix import store  # noqa: E402
+from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
 from sixtysix.ui import CHAR_W, LINE_H  # noqa: E402
@@ -55,56 +52,6 @@ def test_long_hands_overlap_but_show_every_index(size, cards):
     assert all(b - a >= 16 for a, b in zip(xs, xs[1:]))      # the corner index stays visible
 
 
-GAMES = [("three-handed", {}), ("four-handed", {}), ("four-handed", {"ten_of_trumps": True}),
-         ("american", {}), ("american", {"players": 3}), ("american", {"players": 2, "target": 15}),
-         ("idiots", {}), ("idiots", {"target": 5})]
-
-
-def random_match(name, options, seed):
-    r = random.Random(seed)
-    m = new_match(Rules(name, **options), seed=seed)
-    for _ in range(r.randrange(0, 400)):
-        if m.over:
-            break
-        if m.deal.ended:
-            m.next_deal()
-        m.apply(r.choice(m.deal.legal_actions()))
-    return m
-
-
-@pytest.mark.parametrize("name,options", GAMES)
-def test_family_saves_round_trip(name, options):
-    biggest = 0
-    negative = False
-    for seed in range(40):
-        m = random_match(name, options, seed)
-        raw = savegame.pack(m, "hard")
-        biggest = max(biggest, len(raw))
-        negative |= min(m.score) < 0
-        back, level = savegame.unpack(raw)
-        assert back.to_dict() == m.to_dict() and level == "hard"
-        assert (back.over, back.winner) == (m.over, m.winner)
-        assert back.deal.legal_actions() == m.deal.legal_actions()
-    print("\n%s %s: largest save payload %d bytes" % (name, options, biggest))
-    assert biggest + 8 < 4096 - store.MATCH_AT
-    if name == "american":
-        assert negative, "no set bid took a score below zero"
-
-
-def test_damaged_family_saves_never_crash():
-    st = store.Store(bytearray(b"\xff" * 4096))
-    m = random_match("american", {"players": 3}, 5)
-    raw = bytearray(savegame.pack(m, "easy"))
-    rnd = random.Random(1)
-    for _ in range(300):
-        bad = bytearray(raw)
-        for _ in range(rnd.randrange(1, 4)):
-            bad[rnd.randrange(len(bad))] = rnd.randrange(256)
-        st.save(store.MATCH_AT, 4000, savegame.KIND, savegame.VERSION, bytes(bad[:rnd.randrange(len(bad) + 1)]))
-        got = savegame.load(st)
-        assert got == store.CORRUPT or isinstance(got, tuple)
-
-
 def test_settings_offer_every_game_and_keep_old_saves():
     games = CHOICES[0][2]
     assert games[:4] == ("standard", "hoyle", "russian", "schnapsen")     # old indexes unchanged
@@ -122,18 +69,19 @@ def test_settings_offer_every_game_and_keep_old_saves():
     assert made["idiots"] == ("idiots", 2)
     s.index[3] = 1
     assert s.rules().target == 5
-    # a settings record written before the family existed (rules index 3) still loads
+    # settings saved with the first four games only (rules index 3) still load
     old = Settings()
     old.index[0] = 3
-    st = store.Store(bytearray(b"\xff" * 4096))
+    st = store.Store(FlashNVM())
     assert old.save(st)
     fresh = Settings()
-    assert fresh.load(st) is None and fresh.get("rules") == "schnapsen"
-    # an index past the choices is damage, not a crash
+    assert fresh.load(store.Store(st.nvm)) is None and fresh.get("rules") == "schnapsen"
+    # an index past the choices is damage, not a crash: the defaults stay
     bad = bytearray(old.to_bytes())
-    bad[0] = len(games)
-    st.save(store.SETTINGS_AT, store.SETTINGS_SLOT, 83, 1, bytes(bad))
-    assert Settings().load(st) == store.CORRUPT
+    bad[1] = len(games)
+    st.save_settings(bytes(bad))
+    back = Settings()
+    assert back.load(store.Store(st.nvm)) == store.CORRUPT and back.get("rules") == "standard"
 
 
 @pytest.mark.parametrize("game,head", [("four-handed", "       Us Opp"), ("american 3", "     You  L  R"),

@@ -106,10 +106,11 @@ BOOT = ('from sixtysix.app import App\n'
 OK = "q.q.append(Ev(0, True))\nq.q.append(Ev(0, False))"
 STEP = "T[0] += 0.05\napp.step()"
 MARK = "R.append(gc.mem_alloc())"
+WARM_UP = [STEP] * 6        # frames of the title waiting: it imports the engine meanwhile
 
 FIRMWARE = ["sixtysix.store", "sixtysix.ui", "sixtysix.keys", "sixtysix.settings",
             "sixtysix.table", "sixtysix.app", "sixtysix.screens", "sixtysix.savegame",
-            "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext"]
+            "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext", "sixtysix.battery"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]
@@ -139,9 +140,18 @@ def import_marks(mods, packages):
     return json.loads(mpvm.run(steps, packages=packages, timeout=120).strip().splitlines()[-1])
 
 
-def test_import_cost_of_every_module(packages):
-    """Resident bytes each module adds, imported in dependency order (compiled from .py)."""
-    rows = import_marks(["displayio", "vectorio"] + ENGINE + FIRMWARE + AI, packages)
+def test_import_cost_of_every_module(packages, tmp_path):
+    """Resident bytes each module adds, imported in dependency order (compiled from .py),
+    without docstrings: CircuitPython's board builds do not keep them (the VM's build
+    does; tools/bench.py measures the engine the same way)."""
+    from tools.bench import without_docstrings
+    stripped = []
+    for package in packages[2:]:
+        src = package if isinstance(package, Path) else ROOT / package
+        without_docstrings(str(src), str(tmp_path / src.name))
+        stripped.append(tmp_path / src.name)
+    rows = import_marks(["displayio", "vectorio"] + ENGINE + FIRMWARE + AI,
+                        packages[:2] + tuple(stripped))
     base = prev = rows[0][1]
     print("\nresident heap per module (bytes, after a GC):")
     own = 0
@@ -157,10 +167,10 @@ def test_import_cost_of_every_module(packages):
 
 
 def test_a_hard_game_runs_inside_150_kb(packages):
-    """Boot, start a match against Hard and play 16 tricks' worth of button presses with
-    the GC heap capped at 150 KB. The VM collects only between steps (one step = one
+    """Boot, let the title load the rest (six frames), start a match against Hard and
+    play 16 tricks' worth of button presses with the GC heap capped at 150 KB. The VM collects only between steps (one step = one
     frame here), so every step's garbage counts too: a stricter test than the board."""
-    steps = [DEVICE, BOOT, MARK, OK, STEP, STEP, MARK]
+    steps = [DEVICE, BOOT, MARK] + WARM_UP + [MARK, OK, STEP, STEP, MARK]
     for i in range(200):
         if i % 8 == 0:
             steps.append(OK)
@@ -171,7 +181,8 @@ def test_a_hard_game_runs_inside_150_kb(packages):
     out = mpvm.run(steps, packages=packages, timeout=300, heap_cap=BUDGET)
     marks, deals, actions, level = json.loads(out.strip().splitlines()[-1])
     print("\nheap after boot (title screen): %d" % marks[0])
-    print("heap after starting a match:    %d" % marks[1])
+    print("heap once the title has loaded the engine: %d" % marks[1])
+    print("heap after starting a match:    %d" % marks[2])
     print("largest heap between frames:    %d (budget %d)" % (max(marks), BUDGET))
     assert level == "hard"
     assert deals > 1 or actions > 10, "the game did not move on"

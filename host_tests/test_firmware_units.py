@@ -10,7 +10,8 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.match import Match  # noqa: E402
 from shared_rules.rules import Rules, NAMES  # noqa: E402
 from shared_rules.actions import MARRY  # noqa: E402
-from sixtysix import store, savegame, keys  # noqa: E402
+from sixtysix import crc, store, keys  # noqa: E402
+from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
 from sixtysix.game import greedy  # noqa: E402
@@ -50,40 +51,39 @@ def test_quick_presses_are_all_seen():
     assert [k.poll() for _ in range(4)] == ["left", "left", "right", "ok"]
 
 
-def test_crc_and_frames():
-    assert store.crc16(b"123456789") == 0x29B1      # CRC-16/CCITT-FALSE check value
-    rec = store.frame(77, 1, b"hello")
-    assert store.unframe(rec + b"\xff" * 10, 77, 1) == b"hello"
-    assert store.unframe(rec, 77, 2) == store.OLD
-    assert store.unframe(rec, 83, 1) == store.EMPTY
-    assert store.unframe(b"\xff" * 64, 77, 1) == store.EMPTY
-    assert store.unframe(b"\x00" * 64, 77, 1) == store.EMPTY
-    assert store.unframe(rec[:-1], 77, 1) == store.CORRUPT
-    for i in range(4, len(rec)):
-        bad = bytearray(rec)
-        bad[i] ^= 0x10
-        assert store.unframe(bytes(bad), 77, 1) == store.CORRUPT
-
-
-def test_store_writes_once_per_change():
-    st = store.Store(bytearray(b"\xff" * 4096))
-    assert st.save(64, 4032, 77, 1, b"abc")
-    assert st.save(64, 4032, 77, 1, b"abc")
-    assert st.writes == 1
-    assert not st.save(64, 10, 77, 1, b"x" * 20)          # does not fit its slot
-    assert store.Store(None).load(0, 64, 83, 1) == store.EMPTY
+def test_checks_and_records():
+    assert crc.crc16(b"123456789") == 0x29B1        # CRC-16/CCITT-FALSE check value
+    assert crc.crc16(b"56789", crc.crc16(b"1234")) == 0x29B1     # continued (the link)
+    assert crc.crc8(b"123456789") == 0xF4           # CRC-8 (polynomial 0x07) check value
+    # a record's last byte is never 0xFF, so a record cut short always fails its check
+    for a in range(256):
+        for rec in (store.small(a % (store.LAST_ACTION + 1)), store.small(store.FLAGGED, 1, a),
+                    store.framed(store.DEAL, bytes((a, 0xFF)))):
+            assert rec[-1] != 0xFF
+            assert store.size(rec, 0) == len(rec) and store.complete(rec, 0, len(rec))
+            for k in range(1, len(rec)):
+                torn = rec[:k] + b"\xff" * (len(rec) - k)
+                assert not store.complete(torn, 0, len(rec))
+    for n in (0, 1, 127, 128, 300, 2 ** 40):
+        out = bytearray()
+        store.put_uint(out, n)
+        assert store.get_uint(out, 0) == (n, len(out))
+    for n in (0, -1, 1, -129, 10 ** 9, -(10 ** 9)):
+        out = bytearray()
+        store.put_int(out, n)
+        assert store.get_int(out, 0) == (n, len(out))
 
 
 def test_settings_round_trip():
-    st = store.Store(bytearray(b"\xff" * 4096))
+    st = store.Store(FlashNVM())
     s = Settings()
     for i in range(len(CHOICES)):
         s.cycle(i, i + 1)
-    s.count("deals", 300)
+    s.count("deals", 70000)
     s.count("matches_won")
     assert s.save(st)
     t = Settings()
-    assert t.load(st) is None
+    assert t.load(store.Store(st.nvm)) is None
     assert t.index == s.index and t.stats == s.stats
     assert t.get("counting") == s.get("counting")
 
@@ -114,30 +114,6 @@ def random_match(seed):
             m.next_deal()
         m.apply(r.choice(m.deal.legal_actions()))
     return m
-
-
-def test_save_round_trip_many_matches():
-    biggest = 0
-    for seed in range(150):
-        m = random_match(seed)
-        level = savegame.LEVELS[seed % 3]
-        raw = savegame.pack(m, level)
-        biggest = max(biggest, len(raw))
-        back, lvl = savegame.unpack(raw)
-        assert back.to_dict() == m.to_dict() and lvl == level
-        assert back.deal.legal_actions() == m.deal.legal_actions()
-    print("\nlargest match save payload: %d bytes (+8 framing)" % biggest)
-    assert biggest + 8 < 4096 - store.MATCH_AT
-
-
-def test_save_size_of_a_complete_deal():
-    m = Match(Rules("standard"), seed=11)
-    r = random.Random(1)
-    while not m.deal.ended:
-        m.apply(r.choice(m.deal.legal_actions()))
-    size = len(store.frame(savegame.KIND, savegame.VERSION, savegame.pack(m, "hard")))
-    print("\na finished standard deal saves in %d bytes" % size)
-    assert size < 120
 
 
 def test_greedy_fallback_is_always_legal():
@@ -221,9 +197,11 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     """code.py on a 'board' made of the simulator's parts: it picks the profile from
     SIXTYSIX_PROFILE, passes keypad events, nvm and the clock to the app, and runs it."""
     import sys
+    import time
     import types
-    from tools.sim import Sim, FIRMWARE, EventQueue
+    from tools.sim import Sim, SimPower, FIRMWARE, EventQueue
     import sixtysix.app
+    import sixtysix.ui
 
     sim = Sim("waveshare_lcd_1in3")
     keys_obj = types.SimpleNamespace(events=EventQueue())
@@ -235,13 +213,29 @@ def test_code_py_wires_the_board_seams(monkeypatch):
                                      keys=lambda: keys_obj)
 
     ran = {}
-    monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(load=load))
-    monkeypatch.setitem(sys.modules, "microcontroller",
-                        types.SimpleNamespace(nvm=bytearray(b"\xff" * 4096)))
+    power = SimPower(charge=0.5)
+    monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(
+        load=load, power=lambda profile, display, keys: power))
+    status_bar = types.SimpleNamespace(display=True)
+    monkeypatch.setitem(sys.modules, "supervisor", types.SimpleNamespace(status_bar=status_bar))
+    real_font = sixtysix.ui.load_font
+    monkeypatch.setattr(sixtysix.ui, "load_font",
+                        lambda path: real_font(str(FIRMWARE / "assets" / path.split("/")[-1])))
+    monkeypatch.setattr(sim.display, "auto_refresh", False)    # as the profile builds it
+    shown = []
+    real_refresh = sim.display.refresh
+
+    def refresh():
+        shown.append(sim.display.root_group)
+        return real_refresh()
+
+    monkeypatch.setattr(sim.display, "refresh", refresh)
+    monkeypatch.setitem(sys.modules, "microcontroller", types.SimpleNamespace(nvm=FlashNVM()))
     monkeypatch.setitem(sys.modules, "storage",        # CIRCUITPY read-only to code: a normal boot
                         types.SimpleNamespace(getmount=lambda path: types.SimpleNamespace(readonly=True)))
     monkeypatch.setenv("SIXTYSIX_PROFILE", "waveshare_lcd_1in3")
-    monkeypatch.setattr(sixtysix.app.App, "run", lambda self: ran.setdefault("app", self))
+    monkeypatch.setattr(sixtysix.app.App, "run",
+                        lambda self, sleep: ran.update(app=self, sleep=sleep))
     real_init = sixtysix.app.App.__init__
 
     def init(self, display, events, roles, nvm, clock, assets="/assets", **kw):
@@ -255,7 +249,11 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert chosen["name"] == "waveshare_lcd_1in3" and ran["assets"] == "/assets"
     assert app.keys.source is keys_obj.events and app.keys.roles == sim.roles
     assert app.think_clock is not None and app.width == 240 and app.height == 240
+    assert app.power is power and ran["sleep"] is time.sleep
     assert type(app.screen).__name__ == "Title"
+    # the first picture is the splash, drawn before the app exists; no status line
+    assert shown and shown[0] is not app.screen.group and sim.display.auto_refresh
+    assert status_bar.display is False
 
 
 def test_memory_error_in_the_ai_falls_back_to_the_greedy_move():

@@ -116,7 +116,7 @@ if not over():
 TIMING = [r'''
 import time
 from sixtysix.link import frame
-from sixtysix.store import crc16
+from sixtysix.crc import crc16
 def ms(fn, n):
     t = time.ticks_ms()
     for _ in range(n):

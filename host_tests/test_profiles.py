@@ -2,8 +2,9 @@
 
 display() and keys() run against fake board/busio/fourwire/... modules that record
 every call (the venv's Blinka provides real ones; the fakes replace them in
-sys.modules for each test). The orientation test runs the real Blinka displayio and
-adafruit_st7789 against a recording bus and checks where pixels land in the panel RAM.
+sys.modules for each test). The orientation test runs the real Blinka displayio with the
+profiles' ST7789 start-up against a recording bus and checks where pixels land in the
+panel RAM.
 """
 import importlib
 import importlib.abc
@@ -20,7 +21,7 @@ BUILD_MD = HARDWARE / "BUILD.md"
 PROFILE_NAMES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
 ROLES = {"left", "right", "up", "down", "ok", "menu"}
 HARDWARE_MODULES = ("board", "busio", "fourwire", "busdisplay", "keypad", "pwmio",
-                    "digitalio", "displayio", "adafruit_st7789", "microcontroller")
+                    "digitalio", "displayio", "microcontroller")
 
 # Raspberry Pi Pico header: physical pin -> name (as on Pimoroni's pack schematics).
 PICO_PINS = {
@@ -94,7 +95,6 @@ def _fake_modules(calls):
     mods["busio"].UART = recorder("busio.UART")
     mods["fourwire"].FourWire = recorder("fourwire.FourWire")
     mods["busdisplay"].BusDisplay = recorder("busdisplay.BusDisplay")
-    mods["adafruit_st7789"].ST7789 = recorder("adafruit_st7789.ST7789")
     mods["keypad"].Keys = recorder("keypad.Keys")
     mods["pwmio"].PWMOut = recorder("pwmio.PWMOut")
     mods["digitalio"].DigitalInOut = recorder("digitalio.DigitalInOut")
@@ -243,7 +243,7 @@ def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, 
     result = p.display()
     _, spi, spi_instance = _called(hardware, "busio.SPI")
     bus_args, bus, bus_instance = _called(hardware, "fourwire.FourWire")
-    st_args, st, st_instance = _called(hardware, "adafruit_st7789.ST7789")
+    st_args, st, st_instance = _called(hardware, "busdisplay.BusDisplay")
 
     assert hardware[0][0] == "displayio.release_displays"
     assert {k: _pin_names(v) for k, v in spi.items()} == {"clock": want["clock"], "MOSI": want["mosi"]}
@@ -252,7 +252,7 @@ def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, 
     assert _pin_names(bus.get("reset")) == want["reset"]
     assert 1000000 <= bus["baudrate"] <= 62500000
     assert bus_args == (spi_instance,)
-    assert st_args == (bus_instance,)
+    assert st_args == (bus_instance, sys.modules["profiles._st7789"].INIT)
     assert (st["width"], st["height"]) == want["size"] == (p.WIDTH, p.HEIGHT)
     assert st["rotation"] == want["rotation"]
     assert (st["rowstart"], st["colstart"]) == (want["rowstart"], want["colstart"])
@@ -265,8 +265,8 @@ def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, 
 def test_display_passes_the_brightness(profiles, hardware, name):
     p = profiles(name)
     p.display(brightness=0.25)
-    _, st, _ = _called(hardware, "adafruit_st7789.ST7789")
-    assert st["brightness"] == 0.25
+    _, st, _ = _called(hardware, "busdisplay.BusDisplay")
+    assert st["brightness"] == 0.25 and st["auto_refresh"] is False
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
@@ -376,15 +376,15 @@ def test_rotation_and_offsets_match_the_vendor_landscape(profiles, monkeypatch, 
     displayio = pytest.importorskip("displayio")
     fourwire = pytest.importorskip("fourwire")
     busdisplay = pytest.importorskip("busdisplay")
-    adafruit_st7789 = pytest.importorskip("adafruit_st7789")
     monkeypatch.setattr(busdisplay.time, "sleep", lambda seconds: None)
+    init = sys.modules["profiles._st7789"].INIT
 
     bus = _RecordingBus()
     bus.__class__ = type("RecordingFourWire", (_RecordingBus, fourwire.FourWire), {})
     displayio.release_displays()
     try:
-        display = adafruit_st7789.ST7789(bus, width=p.WIDTH, height=p.HEIGHT, rotation=p.ROTATION,
-                                         rowstart=p.ROWSTART, colstart=p.COLSTART, auto_refresh=False)
+        display = busdisplay.BusDisplay(bus, init, width=p.WIDTH, height=p.HEIGHT, rotation=p.ROTATION,
+                                        rowstart=p.ROWSTART, colstart=p.COLSTART, auto_refresh=False)
         _, madctl = _ram_writes(bus.sent)
         assert madctl == 0xC0  # MY|MX: RAM column = 239 - x, RAM row = 319 - y
         corners = {(0, 0): 1, (p.WIDTH - 1, 0): 2, (0, p.HEIGHT - 1): 3, (p.WIDTH - 1, p.HEIGHT - 1): 4}
@@ -418,6 +418,104 @@ def test_rotation_and_offsets_match_the_vendor_landscape(profiles, monkeypatch, 
     for (x, y), index in corners.items():
         vendor_ram = (239 - (y + ref["y0"]), x + ref["x0"])  # (column, row) under MX|MV
         assert found[colours[index]] == vendor_ram, (x, y)
+
+
+def _sequence(init):
+    """{command: its last arguments}, total delay in ms, from displayio init bytes."""
+    commands, delay, i = {}, 0, 0
+    while i < len(init):
+        cmd, n = init[i], init[i + 1]
+        args = init[i + 2:i + 2 + (n & 0x7F)]
+        i += 2 + (n & 0x7F)
+        commands[cmd] = args
+        if n & 0x80:
+            delay += 500 if init[i] == 0xFF else init[i]
+            i += 1
+    return commands, delay
+
+
+def test_the_panel_starts_as_adafruit_st7789_starts_it_without_its_waits(profiles):
+    """The same commands and final settings as the library's ST7789 (BGR, inverted), in
+    a fraction of its 1.17 s of delays (the datasheet asks 5 ms after SWRESET/SLPOUT)."""
+    adafruit_st7789 = pytest.importorskip("adafruit_st7789")
+    profiles("pico_display_pack")
+    ours, our_delay = _sequence(sys.modules["profiles._st7789"].INIT)
+    theirs, their_delay = _sequence(adafruit_st7789._INIT_SEQUENCE + b"\x36\x01\xc0" + b"\x21\x00")
+    assert ours == theirs
+    assert their_delay == 1170 and 10 <= our_delay <= 200
+
+
+# ---------------------------------------------------------------- power
+
+@pytest.fixture
+def power_hardware(monkeypatch, hardware):
+    """alarm, alarm.pin and analogio fakes on top of `hardware`; a display and keys."""
+    def recorder(qualname, **attrs):
+        class Fake:
+            def __init__(self, *args, **kwargs):
+                self.args = args
+                self.kwargs = kwargs
+                self.__dict__.update(attrs)
+                hardware.append((qualname, args, kwargs, self))
+        return Fake
+
+    alarm = types.ModuleType("alarm")
+    alarm.wake_alarm = None
+    alarm.exit_and_deep_sleep_until_alarms = lambda *a: hardware.append(("alarm.exit", a, {}, None))
+    pin = types.ModuleType("alarm.pin")
+    pin.PinAlarm = recorder("alarm.pin.PinAlarm")
+    alarm.pin = pin
+    analogio = types.ModuleType("analogio")
+    analogio.AnalogIn = recorder("analogio.AnalogIn", value=0, reference_voltage=3.3)
+    for name, module in (("alarm", alarm), ("alarm.pin", pin), ("analogio", analogio)):
+        monkeypatch.setitem(sys.modules, name, module)
+    sys.modules["board"].GP29 = Pin("GP29")
+    bus = types.SimpleNamespace(send=lambda cmd, data: hardware.append(("bus.send", (cmd, data), {}, None)))
+    display = types.SimpleNamespace(bus=bus, auto_refresh=True)
+    keys = types.SimpleNamespace(deinit=lambda: hardware.append(("keys.deinit", (), {}, None)))
+    return alarm, display, keys
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_battery_is_read_through_the_divider(profiles, power_hardware, hardware, name):
+    p = profiles(name)
+    alarm, display, keys = power_hardware
+    power = sys.modules["profiles"].power(p, display, keys)
+    (pin,), _, adc = _called(hardware, "analogio.AnalogIn")
+    assert pin.name == p.BATTERY_PIN == "GP29" and p.BATTERY_DIVIDER == 3
+    assert pin.name not in p.KEY_PINS + (p.BACKLIGHT, p.SPI_CLOCK, p.SPI_MOSI, p.COMMAND)
+    assert power.has_battery
+    for volts, share in ((3.75, 0.5), (4.8, 1.0), (3.0, 0.0)):      # 4.8 V: on USB
+        adc.value = int(volts / 3 / 3.3 * 65535)
+        assert power.battery() == pytest.approx(share, abs=0.01)
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_deep_sleep_sleeps_the_panel_and_wakes_on_the_ok_button(profiles, power_hardware,
+                                                                 hardware, name):
+    p = profiles(name)
+    alarm, display, keys = power_hardware
+    power = sys.modules["profiles"].power(p, display, keys)
+    assert power.can_sleep and not power.woke
+    power.deep_sleep()
+    order = [c[0] for c in hardware if c[0] in ("bus.send", "keys.deinit", "alarm.exit")]
+    assert order == ["bus.send", "bus.send", "keys.deinit", "alarm.exit"]
+    assert [c[1][0] for c in hardware if c[0] == "bus.send"] == [0x28, 0x10]   # DISPOFF, SLPIN
+    (pin,), kwargs, pin_alarm = _called(hardware, "alarm.pin.PinAlarm")
+    assert pin.name == p.WAKE_PIN and kwargs == {"value": False, "pull": True}
+    assert p.BUTTONS[p.KEY_PINS.index(p.WAKE_PIN)] == "ok"
+    assert [c[1] for c in hardware if c[0] == "alarm.exit"] == [(pin_alarm,)]
+    assert display.auto_refresh is False
+    alarm.wake_alarm = pin_alarm
+    assert sys.modules["profiles"].power(p, display, keys).woke
+
+
+def test_a_board_without_alarm_only_turns_the_light_off(profiles, hardware, monkeypatch):
+    p = profiles("pico_display_pack")
+    monkeypatch.setitem(sys.modules, "alarm", None)         # import alarm fails
+    monkeypatch.setattr(p, "BATTERY_PIN", None)
+    power = sys.modules["profiles"].power(p, None, None)
+    assert not power.can_sleep and not power.woke and not power.has_battery
 
 
 # ---------------------------------------------------------------- BUILD.md

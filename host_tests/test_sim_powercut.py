@@ -10,6 +10,7 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
 from sixtysix import store, savegame  # noqa: E402
+from tools.flashnvm import FlashNVM  # noqa: E402
 
 
 class PowerCut(Exception):
@@ -135,6 +136,18 @@ def corrupt_boot(mangle):
     return sim.app.screen, sim
 
 
+def records(nvm):
+    """{kind: [offset of each record]} of the save log (kinds: store.DEAL, ..., 'action')."""
+    raw = bytes(nvm[0:len(nvm) - store.RESERVED])
+    out = {}
+    i = store.HEAD
+    while raw[i] != 0xFF:
+        kind = raw[i] if raw[i] > store.LAST_ACTION else "action"
+        out.setdefault(kind, []).append(i)
+        i += store.size(raw, i)
+    return out
+
+
 def red_text_pixels(sim):
     """Red notice text at the bottom of the title screen."""
     s = sim.pixels()
@@ -144,7 +157,8 @@ def red_text_pixels(sim):
 
 def test_corrupt_save_is_reported_and_ignored():
     def flip(nvm):
-        nvm[store.MATCH_AT + 10] ^= 0x55
+        at = records(nvm)[store.DEAL][-1]
+        nvm[at + 4] ^= 0x55             # inside the deal's header, actions after it
     title, sim = corrupt_boot(flip)
     assert "continue" not in title.names
     assert red_text_pixels(sim) > 30
@@ -153,54 +167,44 @@ def test_corrupt_save_is_reported_and_ignored():
     assert sim.app.screen.match.deal.log is not None
 
 
-def test_truncated_save_is_reported():
+def test_length_cut_short_is_reported():
     def cut_short(nvm):
-        n = nvm[store.MATCH_AT + 4] | nvm[store.MATCH_AT + 5] << 8
-        # the record claims more bytes than the store holds
-        nvm[store.MATCH_AT + 4] = 0xFF
-        nvm[store.MATCH_AT + 5] = 0x0F
-        assert n < 0xFFF
+        at = records(nvm)[store.DEAL][-1]
+        nvm[at + 1] -= 3                # the record claims fewer bytes than it has
     title, sim = corrupt_boot(cut_short)
     assert "continue" not in title.names
     assert sim.app.screen.notice_text == "Saved match damaged: ignored"
 
 
-def test_older_save_version_is_reported():
-    def older(nvm):
-        raw = bytes(nvm[store.MATCH_AT:store.MATCH_AT + 600])
-        payload = store.unframe(raw, savegame.KIND, savegame.VERSION)
-        data = store.frame(savegame.KIND, savegame.VERSION - 1 or 0, payload)
-        nvm[store.MATCH_AT:store.MATCH_AT + len(data)] = data
-    title, sim = corrupt_boot(older)
+def test_save_from_a_newer_version_says_so():
+    def newer(nvm):
+        nvm[2] = store.VERSION + 1
+    title, sim = corrupt_boot(newer)
     assert "continue" not in title.names
-    assert sim.app.screen.notice_text == "Save from an older version: ignored"
+    assert sim.app.screen.notice_text == "Save from a newer version: ignored"
 
 
 def test_checksummed_nonsense_is_reported_not_a_crash():
     def nonsense(nvm):
         rnd = random.Random(3)
-        for n in range(200):      # never an exception, whatever the payload
+        for n in range(300):      # never an exception, whatever the payload
             payload = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 90)))
-            got = savegame.load(_store(store.frame(savegame.KIND, savegame.VERSION, payload)))
+            st = store.Store(FlashNVM())
+            st.start_deal(payload)
+            got = savegame.load(st)
             assert got == store.CORRUPT or isinstance(got, tuple)
-        data = store.frame(savegame.KIND, savegame.VERSION, bytes(range(60)))
-        nvm[store.MATCH_AT:store.MATCH_AT + len(data)] = data
+        at = records(nvm)[store.DEAL][-1]
+        rec = store.framed(store.DEAL, bytes(range(60))[:nvm[at + 1]])
+        nvm[at:at + len(rec)] = rec
     title, sim = corrupt_boot(nonsense)
     assert "continue" not in title.names
     assert sim.app.screen.notice_text == "Saved match damaged: ignored"
 
 
-def _store(record):
-    b = bytearray(b"\xff" * 4096)
-    b[store.MATCH_AT:store.MATCH_AT + len(record)] = record
-    return store.Store(b)
-
-
 def test_damaged_settings_reset_but_match_survives():
     def spoil_settings(nvm):
-        from sixtysix.settings import Settings
-        assert Settings().save(store.Store(nvm))
-        nvm[store.SETTINGS_AT + 7] ^= 0xFF
+        at = records(nvm)[store.SETTINGS][-1]
+        nvm[at + 3] ^= 0xFF
     title, sim = corrupt_boot(spoil_settings)
     assert title.names[0] == "continue"
     assert sim.app.screen.notice_text == "Settings were damaged: reset"
@@ -211,7 +215,7 @@ def test_no_nvm_at_all_still_plays():
     sim.nvm = None
     sim.boot()
     sim.settle()
-    assert sim.app.store.size() == 0
+    assert sim.app.store.nvm is None
     sim.press("ok")
     sim.press("ok")
     assert sim.app.screen.match.deal.log

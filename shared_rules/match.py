@@ -69,6 +69,7 @@ class Match:
                 raise ValueError("the deal is still in progress")
             self._rotate(self.deal.result)
         order = listed(pack(self.rules.ranks))
+        self.deal_rng = self.rng.state      # deals this deal again (the device's saves)
         self.rng.permute(order)
         self.deal = self._dealt(order)
         self.deals += 1
@@ -151,6 +152,7 @@ class Match:
         m.dealer = data["dealer"]
         m.deals = data["deals"]
         m.cut = None
+        m.deal_rng = None       # unknown: a record keeps the deal's cards instead
         m.over = False
         m.winner = None
         for p in range(m.sides()):

@@ -1,10 +1,13 @@
-"""Engine throughput and memory: `python -m tools.bench [--deals N] [--json]`, and the
+"""Engine, AI and device figures: `python -m tools.bench [--deals N] [--json]`, and the
 board benchmark in the MicroPython VM: `python -m tools.bench --board`.
 
 Default: random-vs-random complete deals (tools/board_bench's EngineRun, the loop a board
 runs) on CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also
-measures heap allocated per deal and the engine's resident heap after import (ENGINE:
-what the device imports to play a match) and each AI level's (AI_LEVELS).
+measures heap allocated per deal and the resident heap after import of the engine
+(ENGINE: what the device imports to play a match) and of each AI level (AI_LEVELS). Then
+the device (tools/device_bench.py): flash wear of the saves per deal for every rule set,
+through the firmware in the simulator; the share of time the main loop sleeps while
+waiting for a key; the start-up cost in the VM.
 
 --board: tools/board_bench.py itself in the VM with the GC heap capped at a Pico's
 (150 KB, docstrings stripped as CircuitPython does, a 4 KB Python stack as deploy sets),
@@ -119,6 +122,35 @@ def vm_figures(rules_name, deals):
     return out
 
 
+def device_figures(matches, idle_seconds, vm):
+    """Save wear for every rule set the device offers, the loop's idle share, and (in the
+    VM) the start-up cost: tools/device_bench.py says how each is measured."""
+    from tools import device_bench
+    from tools.sim import setup_paths
+    setup_paths()
+    from sixtysix.settings import CHOICES
+    out = {"nvm_matches": matches, "nvm_erases_per_deal": {}, "nvm_page_programs_per_deal": {},
+           "nvm_deals": {}}
+    for game in CHOICES[0][2]:
+        erases, programs, deals = device_bench.nvm_wear(game, matches)
+        out["nvm_erases_per_deal"][game] = round(erases, 4)
+        out["nvm_page_programs_per_deal"][game] = round(programs, 1)
+        out["nvm_deals"][game] = deals
+    idle = device_bench.idle_share(idle_seconds)
+    out["idle_share"] = {k: round(v[0], 4) for k, v in idle.items()}
+    out["idle_share_board_est"] = {k: round(v[1], 4) for k, v in idle.items()}
+    out["idle_awake_us_per_pass"] = {k: round(v[2], 1) for k, v in idle.items()}
+    if vm:
+        with tempfile.TemporaryDirectory() as tmp:
+            dirs = []
+            for name in ("firmware/sixtysix", "shared_rules"):
+                dst = os.path.join(tmp, os.path.basename(name))
+                without_docstrings(os.path.join(ROOT, name), dst)
+                dirs.append(Path(dst))
+            out["boot"] = device_bench.boot_cost(dirs)
+    return out
+
+
 # One VM step: the next deal or decision of board_bench; rows go out as they complete.
 BOARD_STEP = "if B is not None:\n    _l = B.step()\n    if _l is None:\n        B = None\n        print('done')\n" \
              "    elif _l:\n        print(_l)"
@@ -148,6 +180,12 @@ def main(argv=None):
     ap.add_argument("--vm-deals", type=int, default=500, help="MicroPython VM deals (default 500)")
     ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
     ap.add_argument("--no-vm", action="store_true", help="skip the MicroPython VM figures")
+    ap.add_argument("--nvm-matches", type=int, default=20,
+                    help="whole matches per rule set for the save wear figures (default 20)")
+    ap.add_argument("--idle-seconds", type=float, default=2.0,
+                    help="seconds the idle share is measured on each screen (default 2)")
+    ap.add_argument("--no-device", action="store_true",
+                    help="skip the device figures (save wear, idle share, start-up)")
     ap.add_argument("--board", action="store_true", help="run tools/board_bench.py in the VM on a Pico-sized heap")
     ap.add_argument("--hard-budget", type=int, default=0,
                     help="--board: Hard does this many work units per decision instead of thinking 1.5 s")
@@ -162,6 +200,8 @@ def main(argv=None):
     if not args.no_vm:
         out["vm_deals"] = args.vm_deals
         out.update(vm_figures(args.rules, args.vm_deals))
+    if not args.no_device:
+        out.update(device_figures(args.nvm_matches, args.idle_seconds, not args.no_vm))
     if args.json:
         print(json.dumps(out))
     else:

@@ -20,7 +20,12 @@ already happened, so `n = 0` there leaves the sector blank. `PowerCut` is a
 BaseException, so firmware code that catches Exception cannot swallow it.
 
 The simulator, the firmware tests and the deploy tool's fake boards all use this class.
+`FlashNVM.file(path)` keeps the bytes in a file (the simulator's --save), rewritten after
+every assignment atomically (temporary file, flush, fsync, rename), so killing the
+simulator at any moment leaves either the old image or the new one, never a torn file.
 """
+import os
+import sys
 
 SECTOR = 4096       # FLASH_SECTOR_SIZE: the nvm is exactly one sector on RP2040
 PAGE = 256          # FLASH_PAGE_SIZE: the unit of programming
@@ -40,6 +45,36 @@ class FlashNVM:
         self.erases = 0
         self.page_programs = 0
         self.cut_in = None      # bytes still to land before the armed power cut
+        self.path = None        # the file the bytes are kept in (file())
+        self.failed = None      # the last error writing it, reported once
+
+    @classmethod
+    def file(cls, path, size=SECTOR):
+        """The nvm kept in a file: read if it exists (an erased image if not) and written
+        at once, so a path that cannot hold it fails here with OSError or ValueError
+        (a folder, a read-only place, a file that is not an nvm image), not mid-game."""
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            raise IsADirectoryError("%s is a folder, not a file" % path)
+        data = None
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                data = f.read()
+            if len(data) != size:
+                raise ValueError("%s holds %d bytes, not an nvm image of %d bytes" % (path, len(data), size))
+        nvm = cls(data, size)
+        nvm.path = path
+        nvm.save()
+        return nvm
+
+    def save(self):
+        """Write the file atomically: a temporary file beside it, flushed, synced, renamed."""
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(self.data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
 
     def __len__(self):
         return len(self.data)
@@ -102,4 +137,15 @@ class FlashNVM:
         self.cut_in = after_bytes
 
     def written(self):
-        """Called after every assignment (and at a power cut): persistence hook."""
+        """Called after every assignment (and at a power cut): keeps the file up to date.
+        A file that cannot be written any more is reported once; the play goes on."""
+        if self.path is None:
+            return
+        try:
+            self.save()
+            self.failed = None
+        except OSError as e:
+            if self.failed is None:
+                print("cannot write the save file %s (%s): playing on without saving"
+                      % (self.path, e.strerror or e), file=sys.stderr)
+            self.failed = e

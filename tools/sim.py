@@ -33,11 +33,12 @@ import time
 import types
 from pathlib import Path
 
+from tools.flashnvm import FlashNVM
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 PATHS = (str(FIRMWARE), str(ROOT), str(ROOT / "hardware"))
 FRAME = 1 / 30
-NVM_SIZE = 4096      # microcontroller.nvm on RP2040 CircuitPython
 PRESSES = ("left", "right", "up", "down", "ok", "menu")     # keys file: press a button
 SCRIPT_ARGS = {"hold": 2, "wait": 1, "shot": 1, "powercut": 0}   # keys file: the other commands
 
@@ -96,27 +97,29 @@ class EventQueue:
         return self.items.pop(0) if self.items else None
 
 
-class FileNVM:
-    """A file standing in for microcontroller.nvm: same size, same bytes, written through."""
+class DeepSleep(BaseException):
+    """The firmware went to deep sleep (on the board its program ends there)."""
 
-    def __init__(self, path, size=NVM_SIZE):
-        self.path = Path(path)
-        if self.path.exists() and self.path.stat().st_size == size:
-            self.data = bytearray(self.path.read_bytes())
-        else:
-            self.data = bytearray(b"\xff" * size)
-        self.writes = 0
 
-    def __len__(self):
-        return len(self.data)
+class SimPower:
+    """The board's power as the firmware sees it (the shape of profiles/_power.Power):
+    deep sleep stops the device until a key wakes it; `charge` is the battery share
+    (0.0-1.0) or None for a board without battery sense."""
 
-    def __getitem__(self, i):
-        return self.data[i]
+    def __init__(self, can_sleep=True, charge=None):
+        self.can_sleep = can_sleep
+        self.charge = charge
+        self.woke = False
 
-    def __setitem__(self, i, value):
-        self.data[i] = value
-        self.writes += 1
-        self.path.write_bytes(bytes(self.data))
+    @property
+    def has_battery(self):
+        return self.charge is not None
+
+    def battery(self):
+        return self.charge
+
+    def deep_sleep(self):
+        raise DeepSleep()
 
 
 class FakeClock:
@@ -137,6 +140,10 @@ def make_display(width, height, headless, scale=1):
     screenshots save); the window shows it `scale` times larger.
     """
     key = (width, height, scale)
+    if key in _displays:
+        import pygame
+        if pygame.display.get_surface() is None:    # displayio.release_displays() closed it
+            _displays.clear()
     if key not in _displays:
         PyGameDisplay = import_pygame_display(headless)
         import pygame
@@ -152,8 +159,16 @@ def make_display(width, height, headless, scale=1):
             def _refresh_display(self):
                 super()._refresh_display()
                 if scale > 1:
-                    pygame.transform.scale(self.screen, self.window.get_size(), self.window)
+                    pygame.transform.scale(self.seen(), self.window.get_size(), self.window)
                     pygame.display.flip()
+
+            def seen(self):
+                """What the player sees: the panel's pixels through the backlight."""
+                out = self.screen.copy()
+                level = round(255 * self.brightness)
+                if level < 255:
+                    out.fill((level, level, level), special_flags=pygame.BLEND_MULT)
+                return out
 
         if _displays:
             import displayio
@@ -168,7 +183,7 @@ class Sim:
     """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware."""
 
     def __init__(self, profile="pico_display_pack", headless=True, nvm=None, seed=1,
-                 fake_clock=True, think_clock=None, scale=1):
+                 fake_clock=True, think_clock=None, scale=1, power=None):
         setup_paths()
         from profiles import load
         self.profile = load(profile)
@@ -176,20 +191,28 @@ class Sim:
         self.roles = tuple(self.profile.BUTTONS)
         self.display = make_display(self.width, self.height, headless, scale)
         self.show = None
-        self.nvm = nvm if nvm is not None else bytearray(b"\xff" * NVM_SIZE)
+        self.nvm = nvm if nvm is not None else FlashNVM()
+        self.power = power if power is not None else SimPower()
         self.clock = FakeClock() if fake_clock else time.monotonic
         self.think_clock = think_clock
         self.seed = seed
         self.events = EventQueue()
         self.app = None
+        self.asleep = False
 
-    def boot(self):
-        """Power on: a fresh firmware instance over the same nvm bytes."""
+    def boot(self, woke=False):
+        """Power on (or wake from deep sleep): a fresh firmware instance over the same nvm
+        bytes. The key press that woke the board is still queued, as keypad reports a
+        key held at start."""
         from sixtysix.app import App
-        self.events = EventQueue()
+        if not woke:
+            self.events = EventQueue()
+        self.asleep = False
+        self.power.woke = woke
+        self.display.brightness = 1.0
         self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
                        assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
-                       seed=self.seed, show=self.show)
+                       seed=self.seed, show=self.show, power=self.power)
         return self.app
 
     def power_cut(self):
@@ -201,7 +224,15 @@ class Sim:
     def step(self):
         if isinstance(self.clock, FakeClock):
             self.clock.now += FRAME
-        self.app.step()
+        if self.asleep:
+            if self.events.items:               # the wake button
+                self.boot(woke=True)
+            return
+        try:
+            self.app.step()
+        except DeepSleep:
+            self.asleep = True                  # the program has ended; the screen is dark
+            self.app = None
 
     def key(self, role, pressed=True):
         if role not in self.roles:
@@ -217,7 +248,12 @@ class Sim:
             self.settle()
 
     def idle(self):
-        """True when the device waits for the player (nothing animating or thinking)."""
+        """True when the device waits for the player (nothing animating, thinking or
+        loading), or sleeps."""
+        if self.asleep:
+            return True
+        if self.app.warm:
+            return False
         g = self.app.screen
         if not hasattr(g, "match"):
             return True
@@ -228,6 +264,8 @@ class Sim:
         d = g.match.deal
         if d.ended:
             return g.shown_result
+        if g.match.rules.closing == "either" and g.asked != len(d.log):
+            return False        # the computer decides first whether to close (Russian)
         return d.to_act == g.me() and not getattr(d, "pending_draw", False)
 
     def settle(self, limit=5000):
@@ -242,16 +280,21 @@ class Sim:
             self.step()
 
     def shot(self, path):
-        """Draw the current screen and save it as a PNG."""
+        """Draw the current screen and save what the player sees as a PNG."""
         import pygame
-        self.display.refresh()
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.display.screen, str(path))
+        pygame.image.save(self.seen(), str(path))
 
     def pixels(self):
-        """The screen as a pygame Surface (refreshed first)."""
+        """The screen as a pygame Surface (refreshed first): the panel's pixels, at full
+        brightness whatever the backlight does."""
         self.display.refresh()
         return self.display.screen
+
+    def seen(self):
+        """What the player sees (refreshed first): the pixels through the backlight."""
+        self.display.refresh()
+        return self.display.seen()
 
     # ---- scripts ------------------------------------------------------------------
 
@@ -452,11 +495,11 @@ KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down"
 
 def play_window(sim, loops=None):
     """Interactive play: pygame key events -> button events; the screen is redrawn after
-    every pass (a full Blinka redraw takes ~50 ms on a PC, so ~20 passes a second).
-    `loops` stops after that many passes (for tests)."""
+    every pass (a full Blinka redraw takes ~50 ms on a PC), and the loop sleeps until the
+    next frame is due, as on the board. `loops` stops after that many passes (for tests)."""
     import pygame
     labels = [str(x).lower() for x in getattr(sim.profile, "LABELS", ())]
-    app = sim.boot()
+    sim.boot()
     while loops is None or loops > 0:
         if loops is not None:
             loops -= 1
@@ -474,8 +517,25 @@ def play_window(sim, loops=None):
                             n = sim.roles.index(role)
                 if n is not None:
                     sim.events.put(n, ev.type == pygame.KEYDOWN)
-        app.step()
+        sim.step()
         sim.display.refresh()
+        wait = FRAME if sim.asleep else sim.app.next_frame - sim.clock()
+        if wait > 0:
+            time.sleep(wait)            # as the board's main loop does (App.run)
+
+
+def open_save(path):
+    """The nvm for --save PATH (None: a fresh one in memory); one clear line and exit
+    status 1 when the file cannot hold the save (a folder, a read-only place, a file
+    that is not an nvm image)."""
+    if not path:
+        return None
+    try:
+        return FlashNVM.file(path)
+    except ValueError as e:
+        raise SystemExit("--save: %s (--fresh deletes it and starts over)" % e)
+    except OSError as e:
+        raise SystemExit("--save: cannot keep the save in %s: %s" % (path, e.strerror or e))
 
 
 def main(argv=None):
@@ -502,7 +562,7 @@ def main(argv=None):
         args.save = str(ROOT / ".sim-nvm.bin")
     if args.save == "-":
         args.save = None
-    if args.fresh and args.save and os.path.exists(args.save):
+    if args.fresh and args.save and os.path.isfile(args.save):
         os.remove(args.save)
     if args.readme_shots:
         for path in readme_shots():
@@ -513,14 +573,14 @@ def main(argv=None):
             ap.error("--headless needs --keys FILE")
         lines = read_keys(args.keys)
         sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
-                  nvm=FileNVM(args.save) if args.save else None)
+                  nvm=open_save(args.save))
         sim.read_script(lines)              # a bad line is reported before the device starts
         sim.boot()
         sim.settle()
         sim.run_script(lines, args.shots)
         return 0
     sim = Sim(args.profile, headless=False, seed=args.seed,
-              nvm=FileNVM(args.save) if args.save else None,
+              nvm=open_save(args.save),
               fake_clock=False, think_clock=time.monotonic, scale=args.scale)
     sim.show = sim.display.refresh          # "Thinking..." appears before the computer thinks
     play_window(sim)

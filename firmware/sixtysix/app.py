@@ -1,4 +1,4 @@
-"""The application: screens, settings, saving, and the main loop.
+"""The application: screens, settings, saving, power, and the main loop.
 
 Everything platform-specific is passed in, so the same code runs on the board
 (code.py) and in the simulator (tools/sim.py):
@@ -7,44 +7,75 @@ Everything platform-specific is passed in, so the same code runs on the board
     events       keypad-style event source with get() (keypad.Keys().events)
     roles        the profile's BUTTONS: the role of each key number
     nvm          microcontroller.nvm or a stand-in (None: nothing is saved)
-    clock        seconds, for animation pacing and key repeat (time.monotonic)
+    clock        seconds, for animation pacing, key repeat and idle times (time.monotonic)
     think_clock  the clock the computer's time limit is measured with, or None for
                  "no time limit" (the simulator's deterministic tests)
+    power        the board's deep sleep and battery (profiles.power: woke, can_sleep,
+                 deep_sleep(), has_battery, battery()), or None
 """
 import gc
 from sixtysix import store, ui
 from sixtysix.keys import RoleKeys
-from sixtysix.settings import Settings
+from sixtysix.settings import Settings, minutes
 from sixtysix.table import Sheet
 
-FRAME = 1 / 30      # seconds per animation frame
+FRAME = 1 / 30      # seconds per animation frame; run() sleeps until the next one
+DIM_AFTER = 30      # seconds without a key before the backlight dims
+DIM = 0.1           # the dimmed backlight (or the chosen brightness, if lower)
+OFF, DIMMED, LIT = 0, 1, 2
+# Screens deep sleep can wake up on, as the store's sleep record numbers them.
+SCREENS = ("title", "settings", "stats", "rules", "continue")
+NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
+           store.CORRUPT: "Saved match damaged: ignored",
+           store.OLD: "Save from an older version: ignored",
+           store.NEWER: "Save from a newer version: ignored",
+           store.LOST: "Power cut while saving: some play lost"}
+# What the title's choices need, imported one a frame once the title is on the screen
+# (the AI comes with the computer's first move: the team games never need it).
+WARM = ("sixtysix.savegame", "sixtysix.game")
 
 
 class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
-                 think_clock=None, seed=None, show=None):
+                 think_clock=None, seed=None, show=None, power=None):
         self.display = display
         self.width = display.width
         self.height = display.height
+        if power is not None and power.woke:
+            while events.get() is not None:
+                pass                            # the press that woke the board does nothing
         self.keys = RoleKeys(events, roles, clock)
         self.clock = clock
         self.think_clock = think_clock
         self.seed = seed
         self._show = show
+        self.power = power
         self.store = store.Store(nvm)
         self.settings = Settings()
-        self.notice = ""
-        problem = self.settings.load(self.store)
-        if problem == store.CORRUPT:
+        problem = self.store.problem
+        if self.store.legacy is not None:       # a save from before the log: once
+            from sixtysix import oldsave
+            problem = oldsave.convert(self.store, self.settings)
+        self.notice = NOTICES.get(problem, "")
+        if self.settings.load(self.store) == store.CORRUPT and not self.notice:
             self.notice = "Settings were damaged: reset"
-        elif problem == store.OLD:
-            self.notice = "Old settings: reset"
-        self.apply_brightness()
+        self.lit = LIT
+        self.set_light(LIT)
         self.sheet = Sheet(assets + "/cards.bmp")
         ui.load_font(assets + "/font.bmp")
         self.screen = None
+        self.name = "title"
+        self.battery = None
+        if power is not None and power.has_battery:
+            from sixtysix.battery import Battery
+            self.battery = Battery(power)
+        self.warm = list(WARM)
         self.next_frame = 0.0
-        self.title()
+        self.active = clock()           # the last key press, or the end of the last animation
+        resume = "title"
+        if power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
+            resume = SCREENS[self.store.slept]      # woken from deep sleep: where it was
+        self.open(resume)
 
     # ---- platform glue ---------------------------------------------------------
 
@@ -53,9 +84,12 @@ class App:
         if self._show is not None:
             self._show()
 
-    def apply_brightness(self):
+    def set_light(self, level):
+        """The backlight: LIT (the chosen brightness), DIMMED or OFF."""
+        self.lit = level
+        b = self.settings.brightness()
         try:
-            self.display.brightness = self.settings.brightness()
+            self.display.brightness = b if level == LIT else (min(b, DIM) if level == DIMMED else 0.0)
         except (AttributeError, NotImplementedError, RuntimeError, ValueError):
             pass    # a display without backlight control
 
@@ -72,11 +106,18 @@ class App:
             seed = state_seed(g.match)
         return ai.make_player(level, seed=seed)
 
+    def add_gauge(self, group, x, y):
+        """A battery symbol at x, y (a screen calls this; nothing without battery sense)."""
+        if self.battery is not None:
+            self.battery.add_gauge(group, x, y)
+
     # ---- screens -----------------------------------------------------------------
 
     def clear(self):
         """Drop the current screen before building the next, so both never share RAM."""
         self.screen = None
+        if self.battery is not None:
+            self.battery.gauge = None
         self.display.root_group = None
         gc.collect()
 
@@ -87,34 +128,42 @@ class App:
     def title(self):
         from sixtysix.screens import Title
         self.clear()
+        self.name = "title"
         self.set_screen(Title(self))
 
     def open(self, name):
-        from sixtysix import screens
-        self.clear()
-        if name == "settings":
-            self.set_screen(screens.SettingsScreen(self))
-        elif name == "stats":
-            self.set_screen(screens.Stats(self))
-        elif name == "rules":
-            self.set_screen(screens.RulesScreen(self))
-        elif name == "new":
+        if name == "new":
             self.start(self.new_match(), self.settings.get("level"), True)
         elif name == "continue":
             got = self.load_match()
             if isinstance(got, tuple):
                 self.start(got[0], got[1], False)
             else:
-                self.title()
+                self.damaged(got)
+        elif name in SCREENS[1:4]:
+            from sixtysix import screens
+            self.clear()
+            self.name = name
+            make = {"settings": screens.SettingsScreen, "stats": screens.Stats,
+                    "rules": screens.RulesScreen}[name]
+            self.set_screen(make(self))
         else:
             self.title()
+
+    def damaged(self, got):
+        """The saved match cannot be continued: say so on the title, forget it."""
+        if got == store.CORRUPT:
+            self.store.records = []
+            self.notice = NOTICES[store.CORRUPT]
+        self.title()
 
     def start(self, match, level, fresh):
         from sixtysix.game import Game
         self.clear()
+        self.name = "continue"
         self.set_screen(Game(self, match, level, fresh))
         if fresh:
-            self.save_match(self.screen)
+            self.log_deal(self.screen)
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -137,25 +186,86 @@ class App:
         from sixtysix import savegame
         return savegame.load(self.store)
 
-    def save_match(self, game):
+    def log_deal(self, game):
+        """Save a deal that has just been dealt (its header: no cards)."""
         from sixtysix import savegame
-        savegame.save(self.store, game.match, game.level)
+        savegame.log_deal(self.store, game.match, game.level)
 
-    def deal_ended(self, game):
-        s = self.settings
-        match = game.match
-        s.count("deals")
-        if game.deal_won():
-            s.count("deals_won")
-        if match.over:
-            s.count("matches")
-            if match.winner == 0:
-                s.count("matches_won")
-        s.save(self.store)
+    def log_action(self, game, action, seat, implied):
+        """Save an action just applied (`implied`: it was the seat to act's). The action
+        that ends a deal also carries the deal's statistics, so both land together."""
+        from sixtysix.dialogs import HUMAN
+        m = game.match
+        flags = 0
+        if m.deal.ended:
+            flags = store.COUNTED | (store.WON if game.deal_won() else 0)
+            if m.over:
+                flags |= store.OVER | (store.MATCH_WON if m.winner == HUMAN else 0)
+            self.settings.count_flags(flags)
+        elif m.over:
+            flags = store.OVER
+        self.store.action(-1 if implied and not flags else seat, action, flags,
+                          self.settings.to_bytes() if flags else None)
 
-    def match_ended(self):
-        from sixtysix import savegame
-        savegame.erase(self.store)
+    # ---- power ----------------------------------------------------------------------
+
+    def idle(self, now):
+        """A frame with no key: import what the title needs; dim, turn off, deep sleep;
+        read the battery."""
+        busy = getattr(self.screen, "busy", None)
+        if busy is not None and busy():
+            self.active = now               # the idle time counts from the last animation
+            return
+        if self.warm:
+            self.warm_up()
+            return
+        quiet = now - self.active
+        off = minutes(self.settings.get("screen"))
+        sleep = minutes(self.settings.get("sleep"))
+        if sleep is not None and quiet >= sleep:
+            self.deep_sleep()
+        elif off is not None and quiet >= off and self.lit != OFF:
+            self.set_light(OFF)
+        elif off is not None and DIM_AFTER <= quiet < off and self.lit == LIT:
+            self.set_light(DIMMED)
+        if self.battery is not None and self.battery.check(now):
+            self.low_battery()
+
+    def warm_up(self):
+        """Import one module the title's choices need; then make sure the saved match
+        really continues (a damaged one is reported on the title)."""
+        __import__(self.warm.pop(0))
+        if not self.warm and self.name == "title" and self.store.in_progress():
+            got = self.load_match()
+            if not isinstance(got, tuple):
+                self.damaged(got)
+
+    def deep_sleep(self):
+        """Save, then sleep until the wake button (the board restarts, the app comes
+        back on this screen); where the board cannot, the backlight stays off."""
+        flush = getattr(self.screen, "flush", None)
+        if flush is not None:
+            flush()
+        if self.power is None or not self.power.can_sleep:
+            if self.lit != OFF:
+                self.set_light(OFF)
+            return
+        self.store.sleep_on(SCREENS.index(self.name))
+        self.set_light(OFF)
+        self.power.deep_sleep()
+
+    def low_battery(self):
+        """Save what is not saved yet and say so (the match is saved after every action)."""
+        flush = getattr(self.screen, "flush", None)
+        if flush is not None:
+            flush()
+        g = self.screen
+        if hasattr(g, "match"):
+            if g.overlay is None:
+                g.notice("Battery low", "The match is saved. Charge the battery soon.")
+        elif self.name == "title":
+            self.notice = "Battery low: the match is saved"
+            self.title()
 
     # ---- the loop ------------------------------------------------------------------------
 
@@ -163,16 +273,29 @@ class App:
         """One pass of the main loop: input, then at most one animation frame."""
         role = self.keys.poll()
         now = self.clock()
+        if role is not None:
+            self.active = now
+            if self.lit != LIT:                 # a key only wakes the screen
+                self.set_light(LIT)
+                self.keys.held = None
+                return
         if role is None and now < self.next_frame:
             return
         self.next_frame = now + FRAME
         nxt = self.screen.tick(role)
         if nxt is not None:
             self.open(nxt)
+        elif role is None:
+            self.idle(now)
 
-    def run(self):
+    def run(self, sleep):
+        """Forever: a step, then sleep until the next frame is due. keypad queues the
+        presses meanwhile, so none is lost; the CPU idles while it waits."""
         while True:
             self.step()
+            wait = self.next_frame - self.clock()
+            if wait > 0:
+                sleep(wait)
 
 
 def state_seed(match):

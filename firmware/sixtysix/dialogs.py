@@ -203,7 +203,6 @@ def match_result(game):
         if role != "ok":
             return None
         game.close_overlay()
-        game.app.match_ended()
         return "title"
 
     open_box(game, title, lines, ["Back to the title"], done)

@@ -14,7 +14,7 @@ from shared_rules import cards
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES, marriage_points
-from sixtysix import dialogs
+from sixtysix import dialogs, ui
 from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, FRAMES, PAUSE
 
@@ -91,6 +91,8 @@ class Game:
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
+        lay = self.lay
+        app.add_gauge(self.group, lay.w - 16, lay.panel[1] + 5 * ui.LINE_H + 1)
         self.show(deal_in=fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
@@ -270,6 +272,10 @@ class Game:
 
     # ---- moving on -----------------------------------------------------------------------
 
+    def busy(self):
+        """True while cards move (the app's idle time starts when they stop)."""
+        return self.table.busy()
+
     def tick(self, role):
         """One frame. Returns "title" to leave the table."""
         t = self.table
@@ -336,13 +342,14 @@ class Game:
         trump_before = getattr(d, "trump_card", -1)
         meld = self.meld_value((action & 31) >> 3)
         score = self.match.score[:]
+        implied = seat == d.to_act
         try:
             self.match.apply(action, seat)
         except IllegalMove as e:
             if seat == self.me():
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
-        self.app.save_match(self)
+        self.app.log_action(self, action, seat, implied)
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -386,7 +393,6 @@ class Game:
             self.table.goto(self.targets(), frames)
         if d.ended:
             self.score_before = score
-            self.app.deal_ended(self)
         else:
             self.table.call(self.prompt)
         return True
@@ -471,7 +477,7 @@ class Game:
         self.match.next_deal()
         self.shown_result = False
         self.score_before = None
-        self.app.save_match(self)
+        self.app.log_deal(self)
         self.cursor = 0
         self.bid_choice = 0
         self.show(deal_in=True)

@@ -33,7 +33,7 @@ from shared_rules.match import COUNTING
 from shared_rules.rules import Rules, OPTIONS
 from sixtysix import fairseed
 from sixtysix.link import CLASH, MAX_PAYLOAD, put16, put32, u16, u32
-from sixtysix.store import crc16
+from sixtysix.crc import crc16
 
 # Messages: the first byte of a DATA payload.
 STATUS = 1       # phase, role, match id (4), actions (2), log CRC (2)

@@ -3,16 +3,12 @@
 Each screen has a `group` to show and `tick(role)`, which returns the name of
 the next screen ("title", "new", "continue", "settings", "stats", "rules") or None.
 """
-import displayio
-from sixtysix import ui, store
+from sixtysix import ui
 from sixtysix.settings import CHOICES, STATS
 
 
 def _screen(app, title):
-    g = displayio.Group()
-    g.append(ui.rect(0, 0, app.width, app.height, ui.FELT))
-    g.append(ui.text(title, 8, 4, ui.GOLD, 2).view)
-    return g
+    return ui.backdrop(app.width, app.height, title)
 
 
 class Title:
@@ -24,16 +20,9 @@ class Title:
         x0 = app.width - 100
         for i, c in enumerate((18, 17, 16, 19)):
             g.append(app.sheet.tile(c, x0 + i * 18, 8 + (i % 2) * 3 + (40 if tall else 0)))
-        got = app.load_match()
-        self.can_continue = isinstance(got, tuple) and not got[0].over
+        # what the log says; the engine is loaded (and the match checked) after this
+        self.can_continue = app.store.in_progress()
         notice = app.notice
-        if got == store.CORRUPT:
-            notice = "Saved match damaged: ignored"
-        elif got == store.OLD:
-            notice = "Save from an older version: ignored"
-        elif isinstance(got, tuple) and got[0].over:
-            notice = ""
-        del got
         self.names = []
         items = []
         if self.can_continue:
@@ -49,6 +38,7 @@ class Title:
         if notice:
             g.append(ui.text(ui.fit(notice, 39), 4, app.height - 14, ui.RED).view)
         app.notice = ""
+        app.add_gauge(g, app.width - 18, 2)
 
     def tick(self, role):
         if role is None:
@@ -86,14 +76,19 @@ class SettingsScreen:
         self.s.cycle(i)
         self.menu.relabel(i, self.line(i))
         if CHOICES[i][0] == "light":
-            self.app.apply_brightness()
+            self.app.set_light(self.app.lit)
         self.dirty = True
         return None
 
     def leave(self):
+        self.flush()
+        return "title"
+
+    def flush(self):
+        """Save the changes (leaving, or before the device sleeps)."""
         if self.dirty:
             self.s.save(self.app.store)
-        return "title"
+            self.dirty = False
 
 
 class TextScreen:

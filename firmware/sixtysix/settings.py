@@ -1,12 +1,10 @@
 """Player settings and statistics: what they are, and their bytes in the store.
 
-Settings are kept as small indexes into CHOICES, so the saved form is one byte
-each and a new choice appended later keeps old saves readable.
+Settings are kept as small indexes into CHOICES, so a new choice appended later keeps
+old saves readable. Payload: the number of settings n, n indexes, then one varint per
+statistic (any count fits).
 """
 from sixtysix import store
-
-KIND = 83       # "S"
-VERSION = 1
 
 # (key, title, choices shown to the player)
 CHOICES = (
@@ -17,10 +15,20 @@ CHOICES = (
     ("target", "Match to", ("rule set", "5", "7")),
     ("hints", "Hints", ("on", "off")),
     ("light", "Brightness", ("100%", "75%", "50%", "25%")),
+    ("screen", "Screen off", ("1 min", "2 min", "5 min", "never")),
+    ("sleep", "Deep sleep", ("5 min", "10 min", "30 min", "never")),
 )
-DEFAULTS = (0, 1, 0, 0, 0, 0)      # standard, normal computer, casual, ..., full brightness
+DEFAULTS = (0, 1, 0, 0, 0, 0, 1, 1)   # standard, normal computer, ..., screen off after 2 min
 BRIGHTNESS = (1.0, 0.75, 0.5, 0.25)
 STATS = ("matches", "matches_won", "deals", "deals_won")
+# the end-of-deal flags of an action record (sixtysix.store) -> the statistics they count
+FLAG_STATS = ((store.COUNTED, "deals"), (store.WON, "deals_won"), (store.OVER, "matches"),
+              (store.MATCH_WON, "matches_won"))
+
+
+def minutes(text):
+    """Seconds in a choice like "2 min"; None for "never"."""
+    return None if text == "never" else 60 * int(text.split()[0])
 
 
 class Settings:
@@ -59,30 +67,52 @@ class Settings:
         return None if t == "rule set" else int(t)
 
     def count(self, stat, n=1):
-        i = STATS.index(stat)
-        self.stats[i] = min(self.stats[i] + n, 0xFFFF)
+        self.stats[STATS.index(stat)] += n
+
+    def count_flags(self, flags):
+        """Count a deal's end as an action record's flags describe it."""
+        if flags & store.COUNTED:
+            for bit, stat in FLAG_STATS:
+                if flags & bit:
+                    self.count(stat)
 
     def to_bytes(self):
-        out = bytearray(self.index)
+        out = bytearray((len(self.index),))
+        out.extend(self.index)
         for v in self.stats:
-            out.append(v & 255)
-            out.append(v >> 8)
+            store.put_uint(out, v)
         return bytes(out)
 
     def load(self, st):
-        """Read from a Store; returns store.EMPTY/CORRUPT/OLD or None when loaded."""
-        raw = st.load(store.SETTINGS_AT, store.SETTINGS_SLOT, KIND, VERSION)
-        if not isinstance(raw, bytes):
-            return raw
-        n = len(CHOICES)
-        if len(raw) != n + 2 * len(STATS):
-            return store.CORRUPT
-        for i in range(n):
-            if raw[i] >= len(CHOICES[i][2]):
-                return store.CORRUPT
-        self.index = list(raw[0:n])
-        self.stats = [raw[n + 2 * i] | raw[n + 2 * i + 1] << 8 for i in range(len(STATS))]
-        return None
+        """Read the store's settings and the deal ends counted after them; returns
+        store.CORRUPT (defaults kept) or None. Hands the store the folded payload."""
+        raw = st.settings
+        problem = store.CORRUPT if st.settings_lost else None
+        if raw is not None:
+            try:
+                index = list(DEFAULTS)
+                n = raw[0]
+                for i in range(n):
+                    if i < len(index):
+                        index[i] = raw[1 + i]
+                        if index[i] >= len(CHOICES[i][2]):
+                            raise ValueError("setting out of range")
+                stats = []
+                i = 1 + n
+                for _ in STATS:
+                    v, i = store.get_uint(raw, i)
+                    stats.append(v)
+                if i != len(raw):
+                    raise ValueError("settings too long")
+                self.index = index
+                self.stats = stats
+            except (IndexError, ValueError):
+                problem = store.CORRUPT
+        for f in st.counted:
+            self.count_flags(f)
+        st.settings = self.to_bytes()
+        st.counted = []
+        return problem
 
     def save(self, st):
-        return st.save(store.SETTINGS_AT, store.SETTINGS_SLOT, KIND, VERSION, self.to_bytes())
+        return st.save_settings(self.to_bytes())

@@ -1,96 +1,343 @@
-"""Checksummed, versioned records in a small byte store (microcontroller.nvm).
+"""The save store: an append-only log of small records in microcontroller.nvm.
 
-Two records live side by side so that a damaged match save never costs the
-player their settings and statistics:
+The nvm is ONE 4 KB flash sector: writing into erased (0xFF) bytes only programs pages,
+anything else erases the sector (100,000 times guaranteed). So nothing is rewritten:
+records are appended, and only a full area is erased and rewritten as a compact image
+(docs/SAVES.md: the format, the wear and the power-cut window, with figures). Bytes
+len(nvm)-64 .. end belong to boot.py (docs/LAYOUT.md) and are never written here.
 
-    offset 0    settings + statistics   (SETTINGS_SLOT bytes)
-    offset 64   the match in progress    (the rest)
+    b"6L", VERSION, image length (2 bytes LE), records ..., 0xFF to the end
+    0x00-0x69  action h by the seat to act                 [h, check]
+    0x70-0x7F  action by a seat, flags h & 15              [h, seat, action, check]
+    0x80       a deal starts: savegame's match header      [h, n, payload, check16]
+    0x81       settings and statistics                     [h, n, payload, check16]
+    0x82       deep sleep began on screen s                [h, s, check]
 
-A record is: b"66", kind (1 byte), version (1 byte), payload length (2 bytes,
-little endian), payload, CRC-16/CCITT of everything before it (2 bytes). Each
-record is written with ONE slice assignment: on the RP2040 every nvm write
-erases and reprograms the 4 KB flash sector, so fewer writes = less wear.
-
-`nvm` is anything with len(), slicing and slice assignment: microcontroller.nvm
-on the board, a file-backed stand-in in the simulator, a bytearray in tests.
+The newest complete record wins; a bad record with only erased bytes after it was cut
+short by the power (dropped quietly), any other is damage (reported). `nvm`: anything
+with len() and slice assignment (microcontroller.nvm, tools.flashnvm.FlashNVM), or None.
 """
 
-MAGIC = b"66"
-HEADER = 6
-SETTINGS_AT = 0
-SETTINGS_SLOT = 64
-MATCH_AT = 64
+from sixtysix.crc import crc8, crc16, CHECK1
 
-# load() outcomes besides a payload
+MAGIC = b"6L"
+VERSION = 3         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
+HEAD = 5
+RESERVED = 64       # the end of the nvm: boot.py's deploy flag
+
+LAST_ACTION = 0x69
+FLAGGED = 0x70
+DEAL = 0x80
+SETTINGS = 0x81
+SLEPT = 0x82
+
+# flags of an action record
+COUNTED = 1         # the statistics count this deal's end (cleared in a rewritten image)
+WON = 2             # the player's side won the deal
+OVER = 4            # the match is over
+MATCH_WON = 8
+
+# What loading may find instead of data, and what the title says about the store
 EMPTY = "empty"
-CORRUPT = "corrupt"
+CORRUPT = "corrupt"     # a complete record whose contents make no sense
+DAMAGED = "damaged"     # a bad record in the middle of the log
 OLD = "old"
+NEWER = "newer"
+LOST = "lost"           # the power failed while the area was being rewritten
 
 
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE, bit by bit: no table to keep in RAM."""
-    for b in data:
-        crc ^= b << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
+# A record's last byte is never 0xFF (its check is taken modulo 255, or 0xFF00): a record
+# whose last byte is still erased was cut short, whatever else landed.
+
+def small(*body):
+    """A record of a few bytes and its check."""
+    b = bytes(body)
+    return b + bytes((crc8(b) % 255,))
 
 
-def frame(kind, version, payload):
-    n = len(payload)
-    head = MAGIC + bytes((kind, version, n & 255, n >> 8))
-    body = head + payload
-    c = crc16(body)
-    return body + bytes((c & 255, c >> 8))
+def framed(kind, payload):
+    """A DEAL or SETTINGS record: kind, length, payload, check (2 bytes LE)."""
+    if len(payload) > 254:
+        raise ValueError("record payload too long")
+    b = bytes((kind, len(payload))) + payload
+    c = crc16(b) % 0xFF00
+    return b + bytes((c & 255, c >> 8))
 
 
-def unframe(raw, kind, version):
-    """Payload bytes of a record, or EMPTY / CORRUPT / OLD."""
-    if len(raw) < HEADER or raw[0:2] != MAGIC or raw[2] != kind:
-        return EMPTY
-    n = raw[4] | raw[5] << 8
-    end = HEADER + n
-    if end + 2 > len(raw):
-        return CORRUPT
-    if crc16(raw[0:end]) != raw[end] | raw[end + 1] << 8:
-        return CORRUPT
-    if raw[3] != version:
-        return OLD
-    return bytes(raw[HEADER:end])
+def size(raw, i):
+    """Bytes of the record starting at raw[i]: 0 for an unknown kind; 2 for a framed
+    record whose length byte is still erased (a torn write)."""
+    h = raw[i]
+    if h <= LAST_ACTION:
+        return 2
+    if FLAGGED <= h < DEAL:
+        return 4
+    if h == SLEPT:
+        return 3
+    if h == DEAL or h == SETTINGS:
+        n = raw[i + 1] if i + 1 < len(raw) else 0xFF
+        return 2 if n == 0xFF else n + 4
+    return 0
+
+
+def complete(raw, i, n):
+    """True if the n-byte record at raw[i] is whole and passes its check."""
+    if raw[i] == DEAL or raw[i] == SETTINGS:
+        if n < 4:
+            return False
+        c = crc16(raw[i:i + n - 2]) % 0xFF00
+        return raw[i + n - 2] == c & 255 and raw[i + n - 1] == c >> 8
+    return crc8(raw[i:i + n - 1]) % 255 == raw[i + n - 1]
+
+
+def put_uint(out, n):
+    """Append a non-negative int as a varint (7 bits a byte, low first): any size fits."""
+    while n > 127:
+        out.append(n & 127 | 128)
+        n >>= 7
+    out.append(n)
+
+
+def get_uint(raw, i):
+    """(the varint at raw[i], the index after it); IndexError if it runs off the end."""
+    n = 0
+    shift = 0
+    while True:
+        b = raw[i]
+        i += 1
+        n |= (b & 127) << shift
+        if b < 128:
+            return n, i
+        shift += 7
+
+
+def put_int(out, n):
+    """A signed int as a zigzag varint (0, -1, 1, -2 ... -> 0, 1, 2, 3 ...)."""
+    put_uint(out, n * 2 if n >= 0 else -n * 2 - 1)
+
+
+def get_int(raw, i):
+    z, i = get_uint(raw, i)
+    return (z >> 1 if not z & 1 else -((z + 1) >> 1)), i
 
 
 class Store:
-    """Reads and writes the two records; tolerates a missing nvm (None)."""
+    """The newest saved state, kept in RAM as the records that make it, and the log.
+
+    After reading: `settings` (the newest settings payload or None; `settings_lost` if
+    the newest was damaged), `counted` (flags of the deal ends counted after it:
+    Settings.load folds them in and hands back the folded payload), `records` (the
+    current match: its DEAL record then its actions), `over`, `slept` (the screen deep
+    sleep began on, or -1), `problem` (None, DAMAGED, NEWER or LOST: what the title says)
+    and `legacy` (an image in the old fixed-record format, for sixtysix.oldsave).
+    """
 
     def __init__(self, nvm):
         self.nvm = nvm
-        self.writes = 0   # flash sector writes so far (wear accounting for tests)
+        self.area = 0 if nvm is None else len(nvm) - RESERVED
+        if self.area < 512:             # no room for the log: play without saving
+            self.nvm = None
+            self.area = 0
+        self.settings = None
+        self.counted = []
+        self.records = []
+        self.over = False
+        self.slept = -1
+        self.problem = None
+        self.settings_lost = False
+        self.broken = False
+        self.legacy = None
+        self.end = 0
+        self.blank = True       # every byte of the area erased: the next write only programs
+        self.dirty = False      # the next write must rewrite the area (one erase)
+        if self.nvm is not None:
+            self.read(self.nvm[0:self.area])
 
-    def size(self):
-        return 0 if self.nvm is None else len(self.nvm)
+    # ---- reading --------------------------------------------------------------------
 
-    def load(self, at, limit, kind, version):
-        if self.nvm is None:
-            return EMPTY
-        end = min(at + limit, len(self.nvm))
-        if end <= at:
-            return EMPTY
-        return unframe(self.nvm[at:end], kind, version)
+    def read(self, raw):
+        end = len(raw)
+        if raw[0:2] != MAGIC:
+            if raw.count(b"\xff") == end:
+                return
+            self.blank = False
+            self.dirty = True
+            if raw[0:2] == b"66" or raw[0:2] == b"\xff\xff" and raw[64:66] == b"66":
+                self.legacy = raw
+            else:
+                self.problem = LOST if raw[0] == MAGIC[0] and raw[1:].count(b"\xff") == end - 1 \
+                    else DAMAGED
+            return
+        self.blank = False
+        if raw[4] == 0xFF or raw[2] == 0xFF:        # the header itself was cut short
+            self.dirty = True
+            self.problem = LOST
+            return
+        if raw[2] != VERSION:
+            self.dirty = True
+            self.problem = NEWER if raw[2] > VERSION else DAMAGED
+            return
+        image = raw[3] | raw[4] << 8
+        i = HEAD
+        check = CHECK1
+        while i < end and raw[i] != 0xFF:
+            h = raw[i]
+            if h <= LAST_ACTION and i + 1 < end and check[h] == raw[i + 1] and self.records:
+                self.records.append(raw[i:i + 2])       # the common record, read fast
+                self.slept = -1
+                i += 2
+                continue
+            n = size(raw, i)
+            known = n != 0 and i + n <= end
+            if known and complete(raw, i, n) and self.take(raw[i:i + n]):
+                i += n
+                continue
+            self.dirty = True
+            if known and raw.count(b"\xff", i + n) == end - i - n:
+                break                   # the last write, cut short by the power: dropped
+            if not known:               # nothing after it can be read
+                self.lose_match()
+                break
+            # damage: what this record held is lost, the records after it stand
+            if raw[i] == SETTINGS:
+                self.settings = None
+                self.settings_lost = True
+            elif raw[i] != SLEPT:
+                self.lose_match()
+            i += n
+        else:
+            if raw.count(b"\xff", i) != end - i:       # bytes after the end of the log
+                self.dirty = True
+                self.lose_match()
+        self.end = i
+        if i < image:                   # the image was cut short: write a whole one again
+            self.dirty = True
+            if self.problem is None:
+                self.problem = LOST
 
-    def save(self, at, limit, kind, version, payload):
-        """Write a record unless it is already there; False if it does not fit."""
-        if self.nvm is None:
-            return False
-        data = frame(kind, version, payload)
-        if len(data) > limit or at + len(data) > len(self.nvm):
-            return False
-        if self.nvm[at:at + len(data)] != data:
-            self.nvm[at:at + len(data)] = data
-            self.writes += 1
+    def lose_match(self):
+        """A damaged record of the match: the match is ignored until a new deal starts."""
+        self.problem = DAMAGED
+        self.records = []
+        self.over = False
+        self.broken = True
+
+    def take(self, rec):
+        """Apply one complete record to the state; False if it cannot stand here."""
+        h = rec[0]
+        if h == SLEPT:
+            self.slept = rec[1]
+            return True
+        self.slept = -1
+        if h == SETTINGS:
+            self.settings = bytes(rec[2:-2])
+            self.settings_lost = False
+            self.counted = []
+        elif h == DEAL:
+            self.records = [rec]
+            self.over = False
+            self.broken = False
+        elif not self.records:
+            return self.broken          # an action of a damaged deal, or before any deal
+        else:
+            self.records.append(rec)
+            if h >= FLAGGED:
+                if h & COUNTED:
+                    self.counted.append(h & 15)
+                if h & OVER:
+                    self.over = True
         return True
 
-    def erase(self, at, kind):
-        """Mark a record gone by overwriting its kind byte (one small write)."""
-        if self.nvm is not None and self.size() > at + 2 and self.nvm[at + 2] == kind:
-            self.nvm[at + 2:at + 3] = b"\x00"
-            self.writes += 1
+    def in_progress(self):
+        """True if a match can be continued (as far as the log tells)."""
+        return bool(self.records) and not self.over
+
+    def deal_header(self):
+        """The DEAL payload of the current match, or None."""
+        return bytes(self.records[0][2:-2]) if self.records else None
+
+    def actions(self):
+        """The current deal's actions as (seat, action); seat -1: the seat to act."""
+        out = []
+        for rec in self.records[1:]:
+            if rec[0] <= LAST_ACTION:
+                out.append((-1, rec[0]))
+            else:
+                out.append((rec[1], rec[2]))
+        return out
+
+    # ---- writing ----------------------------------------------------------------------
+
+    def start_deal(self, header):
+        rec = framed(DEAL, header)
+        self.records = [rec]
+        self.over = False
+        return self.put(rec)
+
+    def action(self, seat, action, flags=0, settings=None):
+        """Log an action; seat -1 when it was the seat to act's. With COUNTED in flags,
+        `settings` is the settings payload that already counts this deal's end."""
+        if seat < 0 and not flags:
+            rec = small(action)
+        else:
+            rec = small(FLAGGED | flags, seat, action)
+        self.records.append(rec)
+        if flags & OVER:
+            self.over = True
+        if flags & COUNTED:
+            self.settings = settings
+        return self.put(rec)
+
+    def save_settings(self, payload):
+        self.settings = payload
+        self.counted = []
+        return self.put(framed(SETTINGS, payload))
+
+    def sleep_on(self, screen):
+        self.slept = screen
+        return self.put(small(SLEPT, screen))
+
+    def put(self, rec):
+        """Append a record into erased bytes, or rewrite the area when it is full."""
+        if self.nvm is None:
+            return False
+        if rec[0] != SLEPT:
+            self.slept = -1
+        if self.dirty or self.blank or self.end + len(rec) > self.area:
+            return self.rewrite()
+        self.nvm[self.end:self.end + len(rec)] = rec
+        self.end += len(rec)
+        return True
+
+    def image(self):
+        """The compact form of the state: header, settings, the current deal, sleep."""
+        out = bytearray(MAGIC + bytes((VERSION, 0, 0)))
+        if self.settings is not None:
+            out += framed(SETTINGS, self.settings)
+        for rec in self.records:
+            if rec[0] >= FLAGGED and rec[0] < DEAL and rec[0] & COUNTED:
+                rec = small(rec[0] & ~COUNTED, rec[1], rec[2])    # counted in the settings now
+            out += rec
+        if self.slept >= 0:
+            out += small(SLEPT, self.slept)
+        out[3] = len(out) & 255
+        out[4] = len(out) >> 8
+        return out
+
+    def rewrite(self):
+        """Write the image over the whole area: one sector erase (none when it is blank)."""
+        if self.nvm is None:
+            return False
+        data = self.image()
+        n = len(data)
+        if n > self.area:
+            return False
+        if self.blank:
+            self.nvm[0:n] = data
+        else:
+            self.nvm[0:self.area] = bytes(data) + b"\xff" * (self.area - n)
+        self.end = n
+        self.blank = False
+        self.dirty = False
+        self.counted = []
+        return True

@@ -15,6 +15,7 @@ SOFT = 0xA8D5B4
 GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
+GREEN = 0x50E070
 
 CHAR_W = 6
 LINE_H = 12
@@ -36,6 +37,15 @@ def palette(color):
 
 def rect(x, y, w, h, color):
     return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
+
+
+def backdrop(width, height, title):
+    """The screens' felt and gold heading; at power-on it is also the splash, so the
+    title that follows only adds to it."""
+    g = displayio.Group()
+    g.append(rect(0, 0, width, height, FELT))
+    g.append(text(title, 8, 4, GOLD, 2).view)
+    return g
 
 
 def load_font(path):

@@ -10,7 +10,10 @@ the names in PROFILES. Every profile module has the same shape:
                         is given (DEFAULT when several fit)
   BUTTONS               role of each key number: "left", "right", "up", "down", "ok", "menu"
   LABELS                the printed name of each key, same order as BUTTONS
-  display(brightness)   build the ST7789 display; display.brightness (0.0-1.0) dims it
+  WAKE_PIN              the button that ends deep sleep, or None (profiles/_power.py)
+  BATTERY_PIN, BATTERY_DIVIDER   battery sense through a divider, or None
+  display(brightness)   build the ST7789 display (auto_refresh off until the caller has
+                        shown something); display.brightness (0.0-1.0) dims it
   keys()                keypad.Keys whose key numbers follow BUTTONS
   LINK_TX, LINK_RX      the link cable's UART pins (docs/LINK.md)
   link()                that UART as busio.UART (non-blocking reads)
@@ -33,3 +36,9 @@ def load(name=None):
     full = __name__ + "." + name
     __import__(full)
     return sys.modules[full]
+
+
+def power(profile, display, keys):
+    """The board's deep sleep and battery for the game, from the profile's constants."""
+    from profiles._power import Power
+    return Power(profile, display, keys)

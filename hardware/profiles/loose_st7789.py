@@ -49,6 +49,10 @@ BUTTONS = ("left", "right", "ok", "menu")
 LABELS = ("LEFT", "RIGHT", "OK", "MENU")
 KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
+WAKE_PIN = "GP13"          # OK ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the wiring above: it uses GP12-21.
 LINK_TX = "GP0"

@@ -54,6 +54,10 @@ BUTTONS = ("left", "right", "ok", "menu")
 LABELS = ("B", "Y", "X", "A")
 KEY_PINS = ("GP13", "GP15", "GP14", "GP12")
 
+WAKE_PIN = "GP14"          # X (ok) ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the pack: it uses GP6-8 and GP12-21.
 LINK_TX = "GP0"

@@ -55,6 +55,10 @@ BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
 KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
 
+WAKE_PIN = "GP15"          # A (ok) ends deep sleep
+BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+BATTERY_DIVIDER = 3
+
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the board: it uses GP2, GP3, GP8-13 and GP15-21.
 LINK_TX = "GP0"
