@@ -1,4 +1,4 @@
-"""A program that runs the game itself asks our AI for moves through view.observed(...),
+"""A program that runs the game itself asks our AI for moves through observed(...),
 knowing only what its seat has seen: the view it builds is the engine's own, move for move."""
 import pytest
 
@@ -7,7 +7,7 @@ from shared_rules.ai import make_player
 from shared_rules.cards import parse, mask_of
 from shared_rules.match import Match
 from shared_rules.rules import Rules
-from shared_rules.view import observed
+from shared_rules.observed import observed
 
 FIELDS = ("seat", "hand", "trump", "trump_card", "exchange_card", "talon_left", "closed", "phase2",
           "pending_draw", "lead", "leader", "to_act", "won", "tricks", "melds", "meld_points",
