@@ -114,7 +114,8 @@ FIRMWARE = ["sixtysix.store", "sixtysix.ui", "sixtysix.keys", "sixtysix.settings
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]
-AI = ["shared_rules.greedy", "shared_rules.ai", "shared_rules.solver", "shared_rules.search"]
+AI = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
+      "shared_rules.ai.search", "shared_rules.ai.hard"]
 
 
 @pytest.fixture(scope="module")
