@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from shared_rules.rules import Rules
 from tools import arena
 
 
@@ -30,3 +31,38 @@ def test_duplicate_places_see_the_same_cards():
 def test_unknown_player_is_refused():
     with pytest.raises(SystemExit):
         arena.main(["normal", "nobody", "--deals", "1"])
+
+
+def test_rdeep_plays_out_depth_tricks_and_scores_the_share_of_points():
+    """As the published RdeepBot: `depth` counts tricks (the move's own first), and a world
+    scores mine / (mine + theirs) even when the deal ended inside the playout."""
+    from tools.baselines import RDeep, sample_world
+    from shared_rules.match import Match
+    from shared_rules.rng import Rng
+    ended = 0
+    for seed in range(40):
+        m = Match(Rules("schnapsen"), "casual", seed)
+        d = m.deal
+        for _ in range(seed % 20):                 # some moves in: draws, leads, replies
+            d.apply(d.legal_actions()[0])
+            if d.ended:
+                break
+        if d.ended:
+            continue
+        v = d.view(d.to_act)
+        t0 = v.tricks[0] + v.tricks[1]
+        for depth in (1, 3):
+            bot = RDeep(seed, 1, depth)
+            w = sample_world(v, Rng(seed))
+            if w.pending_draw:
+                w.apply(w.legal_actions()[0])
+            w.apply([a for a in w.legal_actions() if a < 32][0])
+            share = bot._playout(w, v.seat, t0 + depth)
+            assert 0 <= share <= 1
+            if w.ended:
+                ended += 1
+                total = w.points(0) + w.points(1)
+                assert share == (w.points(v.seat) / total if total else 0.5)
+            else:
+                assert w.tricks[0] + w.tricks[1] == t0 + depth, (seed, depth)
+    assert ended

@@ -18,7 +18,7 @@ from shared_rules.report import replay
 from shared_rules.match import Match
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))) + shared_records()
@@ -35,7 +35,7 @@ import json
 from shared_rules.match import Match
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.record import to_record
 for name, seed in json.loads(CASES):
     m = Match(Rules(name), counting="classic", seed=seed)
@@ -77,7 +77,7 @@ import json
 from shared_rules.match import Match
 from shared_rules.rules import Rules
 from shared_rules.rng import Rng
-from shared_rules.randplay import random_play
+from shared_rules.ai.randplay import random_play
 from shared_rules.record import to_record
 rng = Rng(5)
 d = Match(Rules(), seed=3).deal

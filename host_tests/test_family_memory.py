@@ -6,7 +6,7 @@ import json
 import mpvm
 from test_firmware_memory import DEVICE, OK, STEP, MARK, WARM_UP, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
 
-FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.team_ai", "sixtysix.teams"]
+FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.ai.team_greedy", "sixtysix.teams"]
 GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
          "american", "american 3", "american 2", "idiots")
 

@@ -17,7 +17,7 @@ from shared_rules import team
 from shared_rules.actions import EXCHANGE, CLOSE, DECLARE
 from shared_rules.cards import listed, pack, mask_points
 from shared_rules.deal import dealt as deal_two
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.record import to_record, deal_from_record, parse_entry
 from shared_rules.report import replay
 from shared_rules.rng import Rng

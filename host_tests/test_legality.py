@@ -25,7 +25,7 @@ from shared_rules.cards import listed, pack, mask_points
 from shared_rules.deal import dealt as deal_two
 from shared_rules.errors import IllegalMove
 from shared_rules.overrides import USES
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules, OPTIONS, NAMES, FAMILY, TEAM_GAMES
 

@@ -9,7 +9,7 @@ from rules_oracle import snapshot
 from shared_rules.actions import DECLARE, DECLARE_MARRIAGE, EXCHANGE, DRAW
 from shared_rules.errors import IllegalMove
 from shared_rules.match import Match
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.record import deal_from_record, parse_entry, to_record
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules

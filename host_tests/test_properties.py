@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck, assume
 from rules_oracle import Oracle, card_places, snapshot, allowed, names
 from shared_rules.cards import listed, pack, mask_points
 from shared_rules.deal import dealt
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.record import to_record, deal_from_record, parse_entry
 from shared_rules.report import replay
 from shared_rules.rng import Rng

@@ -14,7 +14,7 @@ from tools.sim import setup_paths
 setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.family import new_match, match_from_dict  # noqa: E402
 from shared_rules.rules import Rules, TEAM_GAMES  # noqa: E402
-from shared_rules import team_ai  # noqa: E402
+from shared_rules.ai import team_greedy  # noqa: E402
 from sixtysix import store, savegame  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 
@@ -57,7 +57,7 @@ class Device:
         d = m.deal
         seat = d.to_act
         if m.rules.game in TEAM_GAMES and self.rnd.random() < 0.9:
-            action = team_ai.choose(d.view(seat))     # random bids never end a match
+            action = team_greedy.choose(d.view(seat))     # random bids never end a match
         else:
             action = self.rnd.choice(d.legal_actions())
         m.apply(action, seat)

@@ -214,7 +214,7 @@ def test_power_cut_then_continue_gives_the_same_match(game, seed):
 
 
 def test_bidding_hint_chooses_the_bid_the_computer_would_make():
-    from shared_rules import team_ai
+    from shared_rules.ai import team_greedy
     sim = start("american", seed=6)
     g = sim.app.screen
     for _ in range(40):
@@ -223,7 +223,7 @@ def test_bidding_hint_chooses_the_bid_the_computer_would_make():
         Driver(sim, first_legal).act()
     else:
         pytest.fail("the human never had to bid")
-    action, why = team_ai.hint(g.match.deal.view(g.me()))
+    action, why = team_greedy.hint(g.match.deal.view(g.me()))
     sim.press("menu")
     items = g.overlay[1].items
     assert items == ["Hint", "Main menu", "Back"]

@@ -7,7 +7,7 @@ from shared_rules.team import dealt, TeamDeal
 from shared_rules.rng import Rng
 from shared_rules.cards import listed, pack, parse, mask_of
 from shared_rules.actions import BID, PASS, MARRY
-from shared_rules import team_ai
+from shared_rules.ai import team_greedy
 
 GAMES = [("four-handed", {}), ("american", {}), ("american", {"players": 3}), ("american", {"players": 2})]
 
@@ -19,7 +19,7 @@ def _play(rules, order, greedy_side, seed):
         s = d.to_act
         if d.side(s) == greedy_side:
             view = d.view(s)
-            a, reason = team_ai.hint(view)
+            a, reason = team_greedy.hint(view)
             assert a in d.legal_actions() and reason
         else:
             acts = d.legal_actions()
@@ -55,11 +55,11 @@ def test_bids_a_strong_hand_and_passes_a_weak_one():
     weak = _hand("9H JH 9S JS 9C JC 9D JD QS KC QD KH")
     rest = pack(rules.ranks) & ~strong
     d = TeamDeal(rules, [strong, rest])
-    action, reason = team_ai.hint(d.view(0))
+    action, reason = team_greedy.hint(d.view(0))
     assert action >= BID + 3, reason
     rest = pack(rules.ranks) & ~weak
     d = TeamDeal(rules, [weak, rest])
-    assert team_ai.choose(d.view(0)) == PASS
+    assert team_greedy.choose(d.view(0)) == PASS
 
 
 def test_leads_a_marriage_and_feeds_a_partner_who_wins():
@@ -69,12 +69,12 @@ def test_leads_a_marriage_and_feeds_a_partner_who_wins():
     d = TeamDeal(rules, hands)
     for seat, bid in ((0, BID + 2), (1, PASS), (2, PASS), (3, PASS)):
         d.apply(bid, seat)
-    action, reason = team_ai.hint(d.view(0))
+    action, reason = team_greedy.hint(d.view(0))
     assert action in (MARRY + parse("KH"), MARRY + parse("QH")) and "40" in reason
     d.apply(MARRY + parse("KH"))
     d.apply(parse("AS"))                     # seat 1 has no hearts; spades are no trump
-    action, reason = team_ai.hint(d.view(2))
+    action, reason = team_greedy.hint(d.view(2))
     assert action == parse("AH")             # must beat the K of hearts: the ace wins
     d.apply(action)
-    action, reason = team_ai.hint(d.view(3))
+    action, reason = team_greedy.hint(d.view(3))
     assert action == parse("9H") or action == parse("JH")

@@ -9,7 +9,7 @@ import pytest
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE
 from shared_rules.cards import listed, pack
 from shared_rules.deal import Deal, dealt
-from shared_rules.randplay import random_action
+from shared_rules.ai.randplay import random_action
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
 

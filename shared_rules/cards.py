@@ -3,7 +3,9 @@
 card = suit * 8 + rank, suits C S H D = 0..3, ranks A T K Q J 9 8 7 = 0..7.
 A lower rank index is a higher card, so within a suit the higher cards sit in the
 lower bits. Every card of the 24- and 20-card packs fits below bit 30, so masks stay
-small ints on the board (only the 8 and 7 of diamonds of the 32-card pack do not).
+small ints on the board. The 8 and 7 of diamonds of the 32-card pack sit at bits 30 and
+31: a mask holding them is a big int there, and every operation on it allocates. The
+helpers below take those two bits apart first (LOW, TOP), so they run on small ints.
 """
 from shared_rules.errors import shown
 
@@ -18,20 +20,27 @@ KING, QUEEN = 2, 3                 # the marriage ranks (a K and its Q differ in
 # entry is SUIT_MASK[-1]: "no trump yet" (suit -1, Idiots' Sixty-six) selects no cards.
 SUIT_MASK = (0x3F, 0x3F00, 0x3F0000, 0x3F000000, 0)
 
-# 2**k % 37 is different for every k < 36: a single bit's card is _BIT_INDEX[bit % 37].
-_BIT_INDEX = bytearray(37)
+LOW = 0x3FFFFFFF                   # the bits of a small int on the board: cards 0..29
+TOP = 30                           # cards 30 and 31 are mask >> TOP
+
+# 2**k % 37 is different for every k < 36: a single bit's card is BIT_INDEX[bit % 37].
+BIT_INDEX = bytearray(37)
 for _c in range(32):
-    _BIT_INDEX[(1 << _c) % 37] = _c
+    BIT_INDEX[(1 << _c) % 37] = _c
 
 
 def low_card(mask):
     """The card of the lowest set bit (the highest-ranked card of the lowest suit)."""
-    return _BIT_INDEX[(mask & -mask) % 37]
+    return BIT_INDEX[(mask & -mask) % 37]
 
 
 def count(mask):
     """Number of cards in a mask (CircuitPython has no int.bit_count)."""
     n = 0
+    top = mask >> TOP
+    if top:
+        n = (top & 1) + (top >> 1)
+        mask &= LOW
     while mask:
         mask &= mask - 1
         n += 1
@@ -40,10 +49,17 @@ def count(mask):
 
 def nth(mask, i):
     """The i-th card (0-based, in bit order) of a mask."""
-    while i:
+    top = mask >> TOP
+    if top:
+        mask &= LOW
+    while i and mask:
         mask &= mask - 1
         i -= 1
-    return _BIT_INDEX[(mask & -mask) % 37]
+    if mask:
+        return BIT_INDEX[(mask & -mask) % 37]
+    if top & 1:             # past the small cards: 30 and 31 in turn
+        return TOP + i
+    return TOP + 1
 
 
 def mask_points(mask):
@@ -51,7 +67,7 @@ def mask_points(mask):
     total = 0
     while mask:
         b = mask & -mask
-        total += POINTS[_BIT_INDEX[b % 37] & 7]
+        total += POINTS[BIT_INDEX[b % 37] & 7]
         mask ^= b
     return total
 
@@ -61,16 +77,22 @@ def listed(mask):
     out = []
     while mask:
         b = mask & -mask
-        out.append(_BIT_INDEX[b % 37])
+        out.append(BIT_INDEX[b % 37])
         mask ^= b
     return out
 
 
-def mask_of(card_list):
+def mask_of(card_list, start=0, stop=None):
+    """Mask of the cards of a list (of card_list[start:stop], without slicing it)."""
     m = 0
-    for c in card_list:
-        m |= 1 << c
-    return m
+    top = 0
+    for i in range(start, len(card_list) if stop is None else stop):
+        c = card_list[i]
+        if c < TOP:
+            m |= 1 << c
+        else:
+            top |= 1 << (c - TOP)
+    return m | top << TOP if top else m
 
 
 def name(c):

@@ -11,7 +11,9 @@ from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import marriage_points
 
-SUIT8 = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)   # all 8 ranks of a suit
+# All 8 ranks of a suit. Diamonds is every bit from 24 up: the same cards in a mask of
+# cards (never negative), but a small int on the board, where 0xFF000000 is a big one.
+SUIT8 = (0xFF, 0xFF00, 0xFF0000, -0x1000000)
 _PACKETS = {"four": (3, 2, 3), 4: (3, 3), 3: (3, 4), 2: (3, 3, 3, 3)}
 
 
@@ -24,15 +26,17 @@ def dealt(rules, pack):
     """
     n = rules.players
     packets = _PACKETS[rules.game if rules.game == "four" else n]
-    hands = [[] for _ in range(n)]
+    hands = [0] * n
     i = 0
     for size in packets:
         for s in range(n):
-            hands[s] += pack[i:i + size]
+            hands[s] |= mask_of(pack, i, i + size)
             i += size
     if rules.game == "four":
-        return TeamDeal(rules, [mask_of(h) for h in hands[:-1]] + [mask_of(hands[-1][:-1])], hands[-1][-1])
-    return TeamDeal(rules, [mask_of(h) for h in hands], -1, pack[i:])
+        trump_card = pack[i - 1]
+        hands[n - 1] ^= 1 << trump_card
+        return TeamDeal(rules, hands, trump_card)
+    return TeamDeal(rules, hands, -1, pack[i:])
 
 
 class TeamDeal:
@@ -68,7 +72,7 @@ class TeamDeal:
         self.meld_points = [0] * self.sides    # counted once the side wins a trick
         self.melds = [0] * n                   # suit bits of marriages shown per seat
         self.ten_side = -1                     # side that won the ten of trumps
-        self.last_trick = None
+        self.last_trick = None                 # [cards in play order..., winner's seat]
         self.ended = False
         self.result = None                     # (winning side or None, points per side, reason)
         self.log = []
@@ -214,13 +218,12 @@ class TeamDeal:
     def _play(self, c, seat):
         bit = 1 << c
         h = self.hands[seat]
-        if not h & bit:
-            raise IllegalMove("you do not hold " + words(c))
-        if self.trick:
-            ok = self._duty(h)
-            if not ok & bit:
-                raise IllegalMove(self._duty_message(ok))
-        elif self.trump < 0:
+        ok = self._duty(h) if self.trick else h
+        if not ok & bit:
+            if not h & bit:
+                raise IllegalMove("you do not hold " + words(c))
+            raise IllegalMove(self._duty_message(ok))
+        if self.trump < 0 and not self.trick:
             self.trump = c >> 3
         self.hands[seat] = h ^ bit
         self.trick.append(c)
@@ -253,10 +256,9 @@ class TeamDeal:
     def _trick_done(self):
         w = self.best_seat
         side = self.side(w)
-        cards = 0
+        cards = mask_of(self.trick)
         pts = 0
         for c in self.trick:
-            cards |= 1 << c
             pts += POINTS[c & 7]
         if self.widow and self.trick_count == 0:
             cards |= self.widow                 # cut-throat: the first trick takes the widow
@@ -267,8 +269,13 @@ class TeamDeal:
         self.trick_count += 1
         if self.rules.ten_of_trumps and self.trump >= 0 and cards >> ((self.trump << 3) | 1) & 1:
             self.ten_side = side
-        self.last_trick = tuple(self.trick) + (w,)
-        self.trick = []
+        # The finished trick's list (its winner appended) becomes last_trick, and the one
+        # before is reused for the next trick: no allocation per trick.
+        last = self.trick
+        last.append(w)
+        self.trick = self.last_trick if self.last_trick is not None else []
+        self.trick.clear()
+        self.last_trick = last
         self.best = self.best_seat = -1
         self.leader = self.to_act = w
         if not self.hands[w]:
@@ -342,7 +349,9 @@ class TeamView:
         self.bid = deal.bid
         self.bidder = deal.bidder
         self.out = deal.out
-        self.last_trick = deal.last_trick
+        self.last_trick = tuple(deal.last_trick) if deal.last_trick else None
+        # Every action so far, seat << 8 | action (bids, cards, marriages): all were public.
+        self.history = tuple(deal.log) if deal.log is not None else ()
         played = 0
         for w in won:
             played |= w

@@ -1,7 +1,8 @@
 """What one seat may know about a deal: its own cards and everything shown on the table.
 
 A View is a snapshot with no reference back to the deal, so an AI handed a View cannot
-reach the opponent's hand or the talon order.
+reach the opponent's hand or the talon order. The engine makes one with Deal.view(seat);
+a program that knows only what its seat has seen makes one with shared_rules.observed.
 """
 
 
@@ -40,3 +41,4 @@ class View:
         self.unseen = deal.pack_mask & ~seen
         self.legal = deal.legal_actions(seat)
         self.ended = deal.ended
+

@@ -2,10 +2,12 @@
 
     python -m tools.arena normal random --deals 2000 --rules standard --seed 1
     python -m tools.arena hard rdeep:16x4 --deals 2000 --json
-    python -m tools.arena hard:budget=20000 normal --deals 500 --counting classic
+    python -m tools.arena hard:budget=8000 normal --deals 500 --counting classic
 
-Players: easy, normal, hard (options: hard:budget=N,solve_cards=N), random, bully,
-rdeep (rdeep:SxD, e.g. rdeep:16x4 = 16 samples, rollouts 4 cards deep).
+Players: easy, normal, hard (at the board's effort: shared_rules.ai.hard.HARD_BUDGET; options
+hard:budget=N,solve_cards=N), random, bully,
+rdeep (rdeep:SxD, the VU Amsterdam Schnapsen platform's RdeepBot: rdeep:16x4 = 16 worlds per
+move, each played out at random for 4 tricks, scored by the share of points; docs/AI.md).
 
     python -m tools.arena normal random --rules four-handed --deals 1000
     python -m tools.arena normal random --rules american --players 3
@@ -16,7 +18,7 @@ the deals come from the match's own seeded shuffle, so the k-th deal of these ma
 holds the same cards. Matches are played until 2 x --deals deals are reached (both cores
 by default). Reported for A: deals won (A's score rose), game points per deal (A minus
 the mean of the others) with a 95% interval (duplicate matches as clusters), and matches
-won. Every game of the family is played; the team games use shared_rules.team_ai at
+won. Every game of the family is played; the team games use shared_rules.ai.team_greedy at
 every AI level.
 """
 import argparse

@@ -1,4 +1,5 @@
-"""Baseline players for the arena (host only): random, bully and an rdeep-style sampler.
+"""Baseline players for the arena (host only): random, bully and rdeep (the published
+Schnapsen sampling bot).
 
 Random plays every game of the family; bully and rdeep are two-handed designs.
 
@@ -7,11 +8,11 @@ see only their View, and declare as soon as they hold 66 so they are not handica
 classic counting. Marriages, exchanges and closing are left to chance (random) or not
 used (bully); rdeep searches card plays, marriages and the exchange as its moves.
 """
-from shared_rules.actions import DECLARE_MARRIAGE, EXCHANGE, DECLARE, DRAW
+from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, DECLARE, DRAW
 from shared_rules.cards import SUIT_MASK, count, listed, mask_points, pack
 from shared_rules.deal import Deal
 from shared_rules.rng import Rng
-from shared_rules.rules import TEAM_GAMES
+from shared_rules.rules import TEAM_GAMES, marriage_points
 
 
 def _declare(view):
@@ -123,9 +124,15 @@ def sample_world(view, rng):
 
 
 class RDeep:
-    """rdeep-style: per move, `samples` worlds shared by all candidates; each candidate is
-    played, then random play continues for `depth` more cards; the score is the share of
-    card points (a finished deal: 1 won, 0 lost)."""
+    """The VU Amsterdam Schnapsen platform's RdeepBot(num_samples, depth), on our engine.
+
+    For each of its moves (cards, one marriage per pair leading the queen, the exchange),
+    in random order: `samples` worlds of its own, each sampled afresh; in each, the move
+    is played and then both seats play uniformly random moves (cards, marriages, the
+    exchange; the draw and a declaration at 66 as due) until `depth` tricks are complete,
+    counting the trick of the move itself, or the deal ends. A world scores the share of
+    counted points, mine / (mine + theirs) (0.5 when both are 0), also when the deal
+    ended. The move with the best mean wins; the first such in the shuffled order."""
 
     def __init__(self, seed=0, samples=16, depth=4):
         self.rng = Rng(seed)
@@ -136,40 +143,54 @@ class RDeep:
         if view.to_act != view.seat:
             return None
         a = _forced(view)
+        if a is None and view.lead < 0:
+            a = _declare_marriage(view)
         if a is not None:
             return a
-        moves = [a for a in view.legal if a < DECLARE_MARRIAGE or a == EXCHANGE]
+        moves = _moves(view.legal)
         if len(moves) == 1:
             return moves[0]
-        score = [0.0] * len(moves)
-        for _ in range(self.samples):
-            world = sample_world(view, self.rng)
-            for i, a in enumerate(moves):
-                d = world.clone()
+        self.rng.permute(moves)
+        stop = view.tricks[0] + view.tricks[1] + self.depth     # the move's trick is the first
+        best = best_score = None
+        for a in moves:
+            score = 0.0
+            for _ in range(self.samples):
+                d = sample_world(view, self.rng)
                 d.apply(a)
-                score[i] += self._playout(d, view.seat)
-        return moves[max(range(len(moves)), key=lambda i: score[i])]
+                score += self._playout(d, view.seat, stop)
+            if best is None or score > best_score:
+                best, best_score = a, score
+        return best
 
-    def _playout(self, d, me):
-        plays = 0
-        while not d.ended and plays < self.depth:
+    def _playout(self, d, me, stop):
+        """Random play until `stop` tricks are complete (or the deal ends); my share of points."""
+        while not d.ended and d.tricks[0] + d.tricks[1] < stop:
             if d.pending_draw:
                 d.apply(DRAW)
-                continue
-            if d.lead < 0 and d.points(d.leader) >= 66:
+            elif d.lead < 0 and d.rules.declaring and d.points(d.leader) >= 66:
                 d.apply(DECLARE)
-                continue
-            cards = [a for a in d.legal_actions() if a < 32]
-            d.apply(cards[self.rng.below(len(cards))])
-            plays += 1
-        if not d.ended and d.lead < 0 and d.points(d.leader) >= 66:
-            d.apply(DECLARE)
-        if d.ended:
-            w = d.result[0]
-            return 0.5 if w is None else (1.0 if w == me else 0.0)
+            else:
+                moves = _moves(d.legal_actions())
+                d.apply(moves[self.rng.below(len(moves))])
         mine = d.points(me)
         total = mine + d.points(1 - me)
         return mine / total if total else 0.5
+
+
+def _moves(legal):
+    """The platform's moves among legal actions: cards, a marriage leading its queen, the exchange."""
+    return [a for a in legal if a < 32 or MARRY <= a < DECLARE_MARRIAGE and a & 7 == 3 or a == EXCHANGE]
+
+
+def _declare_marriage(view):
+    """A marriage that reaches 66 ends the deal at once on the platform: show it and declare."""
+    shown = count(view.melds[0]) + count(view.melds[1])
+    for a in view.legal:
+        if DECLARE_MARRIAGE <= a < EXCHANGE and view.tricks[view.seat] and \
+                view.points + marriage_points(view.rules.game, (a & 31) >> 3, view.trump, shown) >= 66:
+            return a
+    return None
 
 
 BASELINES = {"random": RandomPlayer, "bully": Bully, "rdeep": RDeep}

@@ -1,19 +1,27 @@
-"""Engine and device figures: `python -m tools.bench [--deals N] [--json]`;
-`python -m tools.bench --screens [--profiles a,b] [--no-vm]`: how fast the screen answers on
-every board profile, at the board's pace (tools/screenbench.py, tools/devicecost.py).
+"""Engine, AI and device figures: `python -m tools.bench [--deals N] [--json]`; the
+board benchmark in the MicroPython VM: `python -m tools.bench --board`; how fast the screen
+answers on every board profile, at the board's pace: `python -m tools.bench --screens
+[--profiles a,b] [--no-vm]` (tools/screenbench.py, tools/devicecost.py).
 
-Random-vs-random complete deals (tools/board_bench.play_deals, the loop a board runs) on
-CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also measures heap allocated per
-deal (gc disabled while playing, so every allocation counts) and the engine's resident
-heap after import (ENGINE: what the device imports to play a match). Then the device
-(tools/device_bench.py): flash wear of the saves per deal for every rule set, through the
-firmware in the simulator; the share of time the main loop sleeps while waiting for a
-key; the start-up cost in the VM. Prints figures; judges nothing.
+Default: random-vs-random complete deals (tools/board_bench's EngineRun, the loop a board
+runs) on CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also
+measures heap allocated per deal and the resident heap after import of the engine
+(ENGINE: what the device imports to play a match) and of each AI level (AI_LEVELS). Then
+the device (tools/device_bench.py): flash wear of the saves per deal for every rule set,
+through the firmware in the simulator; the share of time the main loop sleeps while
+waiting for a key; the start-up cost in the VM.
+
+--board: tools/board_bench.py itself in the VM with the GC heap capped at a Pico's
+(150 KB, docstrings stripped as CircuitPython does, a 4 KB Python stack as deploy sets),
+one deal or decision per VM step so garbage is collected between them as on a board.
+Times are scaled to the board by board_bench's fib(20) reference. Prints board_bench's
+JSON lines (--json: one JSON list). Prints figures; judges nothing.
 """
 import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,63 +29,81 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host_tests"))
 
 from shared_rules.rules import Rules, FAMILY  # noqa: E402
-from tools.board_bench import play_deals  # noqa: E402  (the same loop runs on the board)
+from tools.board_bench import EngineRun  # noqa: E402  (the same loop runs on the board)
 
 # The rules engine proper, and the match and record layers the device adds on top.
 ENGINE = "shared_rules.cards, shared_rules.rules, shared_rules.actions, shared_rules.deal"
 MATCH = ENGINE + ", shared_rules.match, shared_rules.record"
+# What the device imports (and builds) for a computer player of each level, after MATCH;
+# Hard with the search it builds at its first decision (two-handed, team games).
+AI_LEVELS = {
+    "easy": "from shared_rules import ai\n_p = ai.make_player('easy')",
+    "normal": "from shared_rules import ai\n_p = ai.make_player('normal')",
+    "hard": "from shared_rules import ai\nfrom shared_rules.ai import search, hard\n_p = ai.make_player('hard')\n"
+            "_p.search = search.Search(0, 0, 0, hard.HARD_TABLE)",
+    "hard_team": "from shared_rules import ai\nfrom shared_rules.ai import team_search\n_p = ai.make_player('hard')\n"
+                 "_p.team = team_search.TeamSearch()",
+}
+PICO_HEAP = 150 * 1024          # PLATFORM_NOTES: plan on 150 KB of live heap
+BOARD_STACK = 4096              # CIRCUITPY_PYSTACK_SIZE as tools.deploy sets it
 
 VM_DEALS = """
-from board_bench import play_deals
-from shared_rules.rules import Rules
-ms, used, actions = play_deals(Rules(RULES), DEALS, 11)
-print(ms, used)
+from board_bench import EngineRun
+run = EngineRun(RULES, DEALS, 11)
+while run.step():
+    pass
+print(int(run.ms), run.total)
 """
 
 
-def cpython_deals_per_s(rules, deals):
-    ms, _, _ = play_deals(rules, deals, 11)
-    return deals * 1000.0 / max(ms, 1)
+def cpython_deals_per_s(rules_name, deals):
+    run = EngineRun(rules_name, deals, 11)
+    while run.step():
+        pass
+    return deals * 1000.0 / max(run.ms, 1)
 
 
 def without_docstrings(src_dir, dst_dir):
-    """Copy a package (subpackages too) with its docstrings removed.
+    """Copy a package (with its subpackages) with its docstrings removed.
 
     The VM's MicroPython build keeps docstrings in the heap; CircuitPython's board builds
     do not compile them in, so the stripped figure is the one that applies on the board.
-    Only the docstring lines change (each becomes `pass`, line numbers kept): the code is
-    left byte for byte, because MicroPython compiles some spellings differently (ast.unparse
-    writes `a, b = (x, y)`, which allocates a tuple where `a, b = x, y` does not).
+    Only the docstrings' lines change (to `pass` and blank lines): the rest of the source
+    stays as written, since MicroPython compiles some spellings differently (a swap
+    `a, b = b, a` allocates nothing, `(a, b) = (b, a)` a tuple).
     """
     import ast
     os.makedirs(dst_dir, exist_ok=True)
     for name in os.listdir(src_dir):
         src = os.path.join(src_dir, name)
-        if os.path.isdir(src) and os.path.exists(os.path.join(src, "__init__.py")):
+        if os.path.isdir(src) and name != "__pycache__":
             without_docstrings(src, os.path.join(dst_dir, name))
-            continue
         if not name.endswith(".py"):
             continue
         text = open(src, encoding="utf-8").read()
-        lines = text.splitlines(keepends=True)
+        lines = text.split("\n")
         for node in ast.walk(ast.parse(text)):
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
                     and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
                 doc = body[0]
-                first, last = doc.lineno - 1, doc.end_lineno - 1
-                indent = lines[first][:doc.col_offset]
-                if lines[first][:doc.col_offset].strip() or lines[last][doc.end_col_offset:].strip():
-                    continue                  # shares a line with code: leave it
-                lines[first] = indent + "pass\n"
-                for i in range(first + 1, last + 1):
-                    lines[i] = "\n"
+                first = lines[doc.lineno - 1]
+                lines[doc.lineno - 1] = first[:doc.col_offset] + "pass"
+                for i in range(doc.lineno, doc.end_lineno):
+                    lines[i] = ""
         with open(os.path.join(dst_dir, name), "w", encoding="utf-8") as f:
-            f.write("".join(lines))
+            f.write("\n".join(lines))
+
+
+def import_cost(stripped, setup, code):
+    """Resident bytes that `code` adds after `setup` has run (both in the VM, after a GC)."""
+    import mpvm
+    out = mpvm.run(["import gc\n_m = [0, 0]\n" + setup, "_m[0] = gc.mem_alloc()", code,
+                    "_m[1] = gc.mem_alloc()", "print(_m[1] - _m[0])"], packages=(Path(stripped),))
+    return int(out)
 
 
 def vm_figures(rules_name, deals):
-    import tempfile
     import mpvm
     out = mpvm.run("RULES = %r\nDEALS = %d\n" % (rules_name, deals) + VM_DEALS, timeout=600,
                    packages=("shared_rules", Path(ROOT) / "tools" / "board_bench.py"))
@@ -89,6 +115,9 @@ def vm_figures(rules_name, deals):
         for key, modules in (("vm_import_bytes", ENGINE), ("vm_import_bytes_with_match", MATCH)):
             imports = modules.replace(", ", "\nimport ")
             out[key] = mpvm.import_footprint(imports, packages=(Path(stripped),))["resident"]
+        for level, code in AI_LEVELS.items():
+            out["vm_import_bytes_ai_" + level] = import_cost(stripped, "import " + MATCH.replace(", ", "\nimport "),
+                                                             code)
         shipped = mpvm.import_footprint(MATCH.replace(", ", "\nimport "))
     out["vm_import_bytes_with_match_and_docstrings"] = shipped["resident"]
     out["vm_import_allocated"] = shipped["allocated"]
@@ -98,7 +127,6 @@ def vm_figures(rules_name, deals):
 def device_figures(matches, idle_seconds, vm):
     """Save wear for every rule set the device offers, the loop's idle share, and (in the
     VM) the start-up cost: tools/device_bench.py says how each is measured."""
-    import tempfile
     from tools import device_bench
     from tools.sim import setup_paths
     setup_paths()
@@ -123,6 +151,29 @@ def device_figures(matches, idle_seconds, vm):
                 dirs.append(Path(dst))
             out["boot"] = device_bench.boot_cost(dirs)
     return out
+
+
+# One VM step: the next deal or decision of board_bench; rows go out as they complete.
+BOARD_STEP = "if B is not None:\n    _l = B.step()\n    if _l is None:\n        B = None\n        print('done')\n" \
+             "    elif _l:\n        print(_l)"
+
+
+def board_vm(options="", steps=3000, heap_cap=PICO_HEAP, timeout=1800):
+    """Run tools/board_bench.py in the VM as on a Pico (see the module doc); its rows.
+
+    options: keyword arguments for board_bench.Bench, as Python source."""
+    import mpvm
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = os.path.join(tmp, "shared_rules")
+        without_docstrings(os.path.join(ROOT, "shared_rules"), stripped)
+        without_docstrings(os.path.join(ROOT, "tools"), os.path.join(tmp, "tools"))
+        code = ["from board_bench import Bench\nB = Bench(%s)" % options] + [BOARD_STEP] * steps
+        out = mpvm.run(code, packages=(Path(stripped), Path(tmp) / "tools" / "board_bench.py"),
+                       heap_cap=heap_cap, pystack_bytes=BOARD_STACK, timeout=timeout)
+    lines = out.strip().splitlines()
+    if not lines or lines[-1] != "done":
+        raise RuntimeError("board_bench did not finish in %d VM steps" % steps)
+    return [json.loads(line) for line in lines[:-1]]
 
 
 def screens(args):
@@ -156,18 +207,24 @@ def main(argv=None):
                     help="seconds the idle share is measured on each screen (default 2)")
     ap.add_argument("--no-device", action="store_true",
                     help="skip the device figures (save wear, idle share, start-up)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--board", action="store_true", help="run tools/board_bench.py in the VM on a Pico-sized heap")
+    ap.add_argument("--hard-budget", type=int, default=0,
+                    help="--board: Hard does this many work units per decision instead of thinking 1.5 s")
+    ap.add_argument("--json", action="store_true", help="print one JSON object (--board: a list)")
     ap.add_argument("--screens", action="store_true",
                     help="instead: scripted deals through the firmware on every board profile, priced "
                          "per frame on the board (issue 12's figures)")
     ap.add_argument("--profiles", help="--screens: comma-separated profile names (default: all)")
     ap.add_argument("--screen-deals", type=int, default=2, help="--screens: deals per profile (default 2)")
     args = ap.parse_args(argv)
+    if args.board:
+        rows = board_vm("hard_budget=%d" % args.hard_budget)
+        print(json.dumps(rows) if args.json else "\n".join(json.dumps(r) for r in rows))
+        return 0
     if args.screens:
         return screens(args)
-    rules = Rules(args.rules)
     out = {"rules": args.rules, "deals": args.deals,
-           "deals_per_s": round(cpython_deals_per_s(rules, args.deals), 1)}
+           "deals_per_s": round(cpython_deals_per_s(args.rules, args.deals), 1)}
     if not args.no_vm:
         out["vm_deals"] = args.vm_deals
         out.update(vm_figures(args.rules, args.vm_deals))

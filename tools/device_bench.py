@@ -19,11 +19,12 @@ BOARD_SLOWER = 20               # the board runs CPython's work 5-20x slower: th
 
 
 def ai_human(deal, seat):
-    """The human's seat played by the computer's Normal level (team games: team_ai)."""
-    from shared_rules import ai, team_ai
+    """The human's seat played by the computer's Normal level (team games: team_greedy)."""
+    from shared_rules import ai
+    from shared_rules.ai import team_greedy
     from shared_rules.rules import TEAM_GAMES
     if deal.rules.game in TEAM_GAMES:
-        return team_ai.choose(deal.view(seat))
+        return team_greedy.choose(deal.view(seat))
     return ai.make_player("normal", seed=len(deal.log)).choose(deal.view(seat))
 
 

@@ -2,8 +2,9 @@
 
     python -m tools.solver_check --positions 10000 --cards 5 --seed 1
 
-Random endgames of every rule set (talon used up or closed, both hands known, at most
---cards cards per hand, on lead or mid-trick) are solved twice: by shared_rules.solver
+Random endgames of every two-handed deal (the four rule sets, three-handed and Idiots'),
+talon used up or closed, both hands known, at most --cards cards per hand, on lead or
+mid-trick, are solved twice: by shared_rules.ai.solver
 and by a plain minimax that plays every legal action through Deal.apply and reads
 Deal.result. The minimax also tries NOT declaring when a player could, so it checks the
 solver's assumption that declaring at 66 at once is never worse. Wrong declarations
@@ -19,7 +20,9 @@ from shared_rules.cards import listed, pack, count
 from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
-from shared_rules.solver import Solver
+from shared_rules.ai.solver import Solver
+
+TWO_HANDED = Rules.NAMES + ("three-handed", "idiots")     # every game the solver plays
 
 
 def random_endgame(rng, rules, max_cards):
@@ -34,7 +37,7 @@ def random_endgame(rng, rules, max_cards):
             break
         if d.phase2 and d.lead >= 0 and count(d.hands[d.to_act]) <= max_cards and rng.below(3) == 0:
             break
-        if d.lead < 0 and d.points(d.leader) >= 66:
+        if d.lead < 0 and d.rules.declaring and d.points(d.leader) >= 66:
             return None
         acts = d.legal_actions()
         if close_at and d.to_act == d.leader and CLOSE in acts and rng.below(4) == 0:
@@ -45,7 +48,7 @@ def random_endgame(rng, rules, max_cards):
             d.apply(acts[0])
         else:
             d.apply(plays[rng.below(len(plays))])
-    if d.ended or not d.phase2 or (d.lead < 0 and d.points(d.to_act) >= 66):
+    if d.ended or not d.phase2 or (d.lead < 0 and d.rules.declaring and d.points(d.to_act) >= 66):
         return None
     return d
 
@@ -93,7 +96,7 @@ def check(args):
     done = 0
     bad = 0
     first_bad = None
-    names = Rules.NAMES
+    names = TWO_HANDED
     while done < n:
         rules = Rules(names[rng.below(len(names))])
         d = random_endgame(rng, rules, max_cards)

@@ -495,8 +495,8 @@ class Game:
     def adviser(self):
         """The computer player that moves and gives hints here (None: no AI)."""
         if self.team:
-            from shared_rules import team_ai
-            return team_ai
+            from shared_rules.ai import team_greedy
+            return team_greedy
         return self.app.make_player(self.level)
 
     def decide(self, seat):

@@ -21,7 +21,7 @@ PROFILE_KEY = "SIXTYSIX_PROFILE"
 SOURCES = (
     ("firmware/sixtysix", "**/*.py", "/lib/sixtysix"),
     ("firmware/assets", "*.bmp", "/assets"),
-    ("shared_rules", "*.py", "/lib/shared_rules"),
+    ("shared_rules", "**/*.py", "/lib/shared_rules"),
     ("hardware/profiles", "*.py", "/lib/profiles"),
 )
 

@@ -2,19 +2,22 @@
 
 Once the talon is used up or closed and both hands are known (the real deal after the
 talon is exhausted, or one sampled world), the rest of the deal is a small two-player
-game. Values are game points (-4..4) for the player on lead, negamax style; a player
-who reaches 66 on lead declares at once (declaring later never scores more, since the
-loser's points and tricks only grow); the last trick plays the deal out as the engine does.
+game. Values are game points (-4..4) for the player on lead, negamax style; where the
+rules let a player declare, one who reaches 66 on lead declares at once (declaring later
+never scores more, since the loser's points and tricks only grow); the last trick plays
+the deal out as the engine does (Idiots': the higher total wins).
 
 One Python frame per trick (the follower's replies and the trick itself are inline), so
 the depth is at most 6 frames: the board's Python stack is small. A transposition table
 of preallocated int lists keyed by the masks; no allocation per node. `nodes` counts
-completed tricks tried (the work unit).
+completed tricks tried (the work unit); the clock is read every CHECK_EVERY nodes.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card
+from shared_rules.ai import CHECK_EVERY
 
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 LOSS = -9   # below every game-point value
+CHECK_MASK = CHECK_EVERY - 1    # the clock is read every CHECK_EVERY nodes (a power of two)
 
 
 class Solver:
@@ -41,6 +44,8 @@ class Solver:
         self.russian_fail = rules.closer_fail == "russian"
         self.schwarz_points = rules.schwarz == "points"
         self.last_trick_wins = rules.played_out == "last-trick"
+        self.higher = rules.played_out == "higher"
+        self.stop = 66 if rules.declaring else 999      # points that end the deal at once
         self.p2m = rules.phase2_marriages
         self.dm = rules.declare_marriage and rules.phase2_marriages
         self.gen = (self.gen + 1) & 0xFFFF
@@ -80,6 +85,10 @@ class Solver:
             return v if self.closed != ws else -v
         if self.last_trick_wins:
             return self.won(ws, pl, tl)
+        if self.higher:
+            if pw + 10 == pl:
+                return 0
+            return self.won(ws, pl, tl) if pw + 10 > pl else -self.won(1 - ws, pw + 10, tw)
         if pw + 10 >= 66:
             return 0 if pl >= 66 else self.won(ws, pl, tl)
         return -self.won(1 - ws, pw + 10, tw) if pl >= 66 else 0
@@ -98,13 +107,13 @@ class Solver:
             p = pl + pts + ml
             if not hl:
                 return self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
-            if p >= 66:
+            if p >= self.stop:
                 return self.won(ls, pf + mf if tf else pf, tf)
             return self.lead(hl, hf, ls, pl + pts, pf, tl + 1, tf, ml, mf, alpha, beta, -1)
         p = pf + pts + mf
         if not hl:
             return -self.last(1 - ls, p, pl + ml if tl else pl, tf + 1, tl)
-        if p >= 66:
+        if p >= self.stop:
             return -self.won(1 - ls, pl + ml if tl else pl, tl)
         return -self.lead(hf, hl, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml, -beta, -alpha, -1)
 
@@ -117,7 +126,8 @@ class Solver:
         # Transposition table.
         x = hl ^ (hf >> 1) ^ (pl << 3) ^ (pf << 11) ^ (ls << 19) ^ (forced & 63) << 20
         x = (x ^ (x >> 10) ^ (x >> 20)) & self.tt_mask
-        kc = pl | pf << 8 | ls << 16 | (tl > 0) << 17 | (tf > 0) << 18 | (ml // 20) << 19 | (mf // 20) << 22
+        # 30 bits: card points 7 each, marriages in 20s (Idiots' reach 200) 4 each, the lead 5.
+        kc = pl | pf << 7 | ls << 14 | (tl > 0) << 15 | (tf > 0) << 16 | (ml // 20) << 17 | (mf // 20) << 21
         kc |= (forced + 1) << 25 if forced >= 0 else 0
         v = self.tt_v[x]
         if v >> 8 == self.gen and self.tt_a[x] == hl and self.tt_b[x] == hf and self.tt_c[x] == kc:
@@ -144,6 +154,7 @@ class Solver:
                     return self.won(ls, pf + mf if tf else pf, tf)
         best = LOSS
         fol = self.follow
+        stop = self.stop
         lm = hl if forced < 0 else 1 << forced
         while lm:
             b = lm & -lm
@@ -171,7 +182,7 @@ class Solver:
                 if self.nodes >= self.limit:
                     self.aborted = True
                     return 0
-                if not self.nodes & 1023 and self.clock is not None and self.clock() >= self.deadline:
+                if not self.nodes & CHECK_MASK and self.clock is not None and self.clock() >= self.deadline:
                     self.aborted = True
                     return 0
                 b2 = beta if beta < worst else worst
@@ -186,7 +197,7 @@ class Solver:
                     p = pl + pts + ml2
                     if not h2:
                         v = self.last(ls, p, pf + mf if tf else pf, tl + 1, tf)
-                    elif p >= 66:
+                    elif p >= stop:
                         v = self.won(ls, pf + mf if tf else pf, tf)
                     else:
                         v = self.lead(h2, hf ^ fb, ls, pl + pts, pf, tl + 1, tf, ml2, mf, a2, b2, -1)
@@ -194,7 +205,7 @@ class Solver:
                     p = pf + pts + mf
                     if not h2:
                         v = -self.last(1 - ls, p, pl + ml2 if tl else pl, tf + 1, tl)
-                    elif p >= 66:
+                    elif p >= stop:
                         v = -self.won(1 - ls, pl + ml2 if tl else pl, tl)
                     else:
                         v = -self.lead(hf ^ fb, h2, 1 - ls, pf + pts, pl, tf + 1, tl, mf, ml2, -b2, -a2, -1)

@@ -7,36 +7,43 @@ while the talon is open, then the exact solver once nobody draws and few enough 
 remain - and scored in game points (card points break ties). All candidates share the
 same worlds, so their difference is measured, not their luck.
 
+Every two-handed deal of the family: the trump of Idiots' Sixty-six moves with each
+marriage in the playouts too, and deals without declaring are played to the last trick.
+
 Anytime and bounded: `budget` work units (cards played in playouts plus solver nodes) and
-an optional deadline on a caller's clock; only complete rounds (one world, every
-candidate) count. All state lives in lists made once, so a decision allocates only a
-few small objects however long it runs.
+an optional deadline on a caller's clock, read every CHECK_EVERY units inside a round
+(about 20 ms on a board); only complete rounds (one world, every candidate) count. All
+state lives in lists made once, so a decision allocates only a few small objects (and a
+float per look at the clock) however long it runs.
 """
 from shared_rules.cards import SUIT_MASK, POINTS, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DRAW
 from shared_rules.rng import Rng
-from shared_rules.solver import Solver
-from shared_rules import greedy
+from shared_rules.ai.anytime import Rounds, ABORT
+from shared_rules.rules import marriage_points
+from shared_rules.ai.solver import Solver
+from shared_rules.ai import greedy
 
-ABORT = -99999
 NO_STACK = -99998
 _FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
-CHECK_EVERY = 500   # work units between looks at the clock (~40 ms on a board; a float each)
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
-class Search:
+class Search(Rounds):
     def __init__(self, seed=0, budget=6000, solve_cards=8, tt_size=512):
         self.seed = seed
         self.budget = budget
-        self.solve_cards = solve_cards   # solve exactly once both hands hold this many cards
+        self.solve_cards = solve_cards   # in a sampled world, solve exactly from this many cards
+        self.stack_cards = 12            # the most the board's Python stack lets the solver take
+        self.solve_at = solve_cards      # this decision's: solve_cards, or all of it if exact
         self.rng = Rng(seed)
         self.solver = Solver(tt_size)
         self.pool = [0] * 32
         self.stock = [0] * 16
-        self.cands = [0] * 40
-        self.total = [0] * 40
+        self.cands = [0] * 20
+        self.total = [0] * 20
+        self.vals = [0] * 20
         self.h = [0, 0]
         self.cp = [0, 0]
         self.mp = [0, 0]
@@ -51,47 +58,21 @@ class Search:
     def choose(self, view, first, clock=None, deadline=None):
         """The best action among the view's legal ones; `first` (the greedy choice) goes
         first among the candidates and wins ties. Returns first if no round completes."""
+        self.units = 0
         n = self._candidates(view, first)
         if n == 1:
             return first
         self._prepare(view)
-        self.units = 0
-        self.next_check = CHECK_EVERY
-        self.rounds = 0
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        total = self.total
-        for i in range(n):
-            total[i] = 0
         exact = self.talon_left == 0
+        # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
+        # until few cards are left, as exact play in a guessed world is mostly overconfident.
+        self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
         rng = self.rng
         # Reseeded per decision: the same seed and view always give the same move.
         rng.state = ((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2)) % 1073741788 + 1
-        while self.units < self.budget:
-            if self.clock is not None and self.clock() >= self.deadline:
-                break
-            self._sample(rng)
-            done = 0
-            for i in range(n):
-                v = self.rollout(self.cands[i])
-                if v == ABORT:
-                    break
-                self.cands[n + i] = v
-                done += 1
-            if done < n:
-                break
-            for i in range(n):
-                total[i] += self.cands[n + i]
-            self.rounds += 1
-            if exact or self.rounds >= MAX_ROUNDS:
-                break
-        if not self.rounds:
-            return first
-        best = 0
-        for i in range(1, n):
-            if total[i] > total[best]:
-                best = i
-        return self.cands[best]
+        return self.run(n, rng, 1 if exact else MAX_ROUNDS)
 
     def _candidates(self, view, first):
         """Fill self.cands with the actions worth searching; return how many."""
@@ -119,6 +100,9 @@ class Search:
         """Copy the constants of the decision out of the view."""
         self.seat = v.seat
         self.rules = v.rules
+        self.game = v.rules.game
+        self.declaring = v.rules.declaring
+        self.shown = count(v.melds[0]) + count(v.melds[1])
         self.trump = v.trump
         self.tm = SUIT_MASK[v.trump]
         self.xcard = v.exchange_card
@@ -177,10 +161,11 @@ class Search:
         for i in range(k, n):
             stock[s] = pool[i]
             s += 1
-        if self.talon_left:
+        if self.trump_card >= 0:
             stock[s] = self.trump_card
             s += 1
         self.nstock = s
+        self.units += 1 + n // 8        # shuffling costs time too
 
     # ---- playing one candidate out -------------------------------------------------------------
 
@@ -205,6 +190,7 @@ class Search:
         top = 0
         trump = self.trump
         tm = self.tm
+        shown = self.shown
         tcard = self.trump_card
         if tcard >= 0:
             stock[n - 1] = tcard
@@ -233,10 +219,10 @@ class Search:
                     tcard = -1
             forced = -1
         while True:
-            if phase2 and forced < 0 and ncards <= self.solve_cards:
+            if phase2 and forced < 0 and ncards <= self.solve_at:
                 self.units += units
                 units = 0
-                v = self._solve(ls, lead, closed, cot, ncards)
+                v = self._solve(ls, lead, trump, closed, cot, ncards)
                 if v != NO_STACK:
                     return v
             if lead < 0:
@@ -245,7 +231,7 @@ class Search:
                     a = forced
                     forced = -1
                 else:
-                    a = self._policy_lead(ls, hand, played, phase2, closed, n - top, tcard)
+                    a = self._policy_lead(ls, hand, played, phase2, closed, n - top, tcard, trump)
                 if a == EXCHANGE:
                     x = self.xcard
                     h[ls] = hand ^ (1 << x) ^ (1 << tcard)
@@ -259,7 +245,11 @@ class Search:
                     continue
                 if a >= MARRY:
                     c = a & 31
-                    mp[ls] += 40 if c >> 3 == trump else 20
+                    mp[ls] += marriage_points(self.game, c >> 3, trump, shown)
+                    shown += 1
+                    if self.game == "idiots":           # the marriage's suit is trump now
+                        trump = c >> 3
+                        tm = SUIT_MASK[trump]
                     if a >= DECLARE_MARRIAGE:
                         self.units += units
                         return self._end_declared(ls, closed, cot)
@@ -284,7 +274,7 @@ class Search:
                     elif fol != 1 and hand & tm:
                         legal = hand & tm
                 out = self.live & ~played & ~hand & ~(1 << lead)
-                f = greedy.follow(hand, legal, lead, trump, out, phase2)
+                f = greedy.follow(hand, legal, lead, trump, out, phase2, cp[fs] + mp[fs], cp[ls] + mp[ls])
             h[fs] = hand ^ (1 << f)
             units += 1
             ncards -= 2
@@ -300,7 +290,7 @@ class Search:
             if not h[w]:
                 self.units += units
                 return self._end_last(w, closed, cot)
-            if cp[w] + mp[w] >= 66:
+            if cp[w] + mp[w] >= 66 and self.declaring:
                 self.units += units
                 return self._end_declared(w, closed, cot)
             if not phase2:
@@ -311,22 +301,21 @@ class Search:
                 if top == n:
                     phase2 = True
                     tcard = -1
-            if self.units + units >= self.budget:
+            if self.spent(units):
                 return ABORT
-            if self.units + units >= self.next_check:
-                self.next_check += CHECK_EVERY
-                if self.clock is not None and self.clock() >= self.deadline:
-                    return ABORT
 
-    def _policy_lead(self, ls, hand, played, phase2, closed, talon, tcard):
+    value = rollout         # what Rounds.run scores a candidate with
+
+    def _policy_lead(self, ls, hand, played, phase2, closed, talon, tcard, trump):
         """The greedy leader: exchange, declare or show a marriage, then a card."""
         t = self.t
-        trump = self.trump
         if not phase2 and self.may_exchange and hand >> self.xcard & 1 and t[ls] and talon >= 2:
             return EXCHANGE
         if not phase2 or self.p2m:
-            for k in (0, 1, 2, 3):
-                s = (trump + k) % 4 if trump >= 0 else k      # trumps first
+            for k in range(-1, 4):                            # trumps first, as Normal
+                s = trump if k < 0 else k
+                if s < 0 or k >= 0 and s == trump:
+                    continue
                 c = s * 8 + 2
                 if hand >> c & 3 == 3:
                     if self.dm and t[ls] and self.cp[ls] + self.mp[ls] + (40 if s == trump else 20) >= 66:
@@ -374,11 +363,11 @@ class Search:
             return self._value(w, v)
         return self._value(1 - w, -v)
 
-    def _solve(self, ls, lead, closed, cot, ncards):
+    def _solve(self, ls, lead, trump, closed, cot, ncards):
         """Exact value of the world from here (the lead, if made, is in `lead`); NO_STACK
         (and smaller endgames from now on) if the board's Python stack is too small."""
         sv = self.solver
-        sv.setup(self.rules, self.trump, closed, cot)
+        sv.setup(self.rules, trump, closed, cot)
         remaining = self.budget - self.units
         sv.budget(remaining if remaining > 1 else 1, self.clock, self.deadline)
         h = self.h
@@ -390,7 +379,7 @@ class Search:
             v = sv.lead(h[ls], h[fs], ls, cp[ls], cp[fs], t[ls], t[fs], mp[ls], mp[fs], -9, 9, lead)
         except RuntimeError:        # "pystack exhausted": CIRCUITPY_PYSTACK_SIZE too small
             self.units += sv.nodes
-            self.solve_cards = ncards - 2
+            self.stack_cards = self.solve_at = ncards - 2
             return NO_STACK
         self.units += sv.nodes
         if sv.aborted:

@@ -6,7 +6,7 @@ likewise for the team games); `random_action` picks
 among every legal action of both seats, so property tests reach closing, exchanging,
 melding and wrong calls.
 """
-from shared_rules.cards import count, nth
+from shared_rules.cards import LOW, TOP, count, nth
 from shared_rules.actions import DRAW, DECLARE, DECLARE_MARRIAGE, EXCHANGE, CLOSE, BID, PASS
 
 # Relative weights in random_action. A card (play or marry) is 16; a wrong call is rare
@@ -31,11 +31,26 @@ def random_team_play(deal, rng):
     in three, else the lowest bid over the current one. Allocation-free."""
     m = deal.legal_plays()
     if m:
-        deal.apply(nth(m, rng.below(count(m))))
+        deal.apply(_pick(m, rng))
     elif rng.below(3) or deal.bid >= 5:
         deal.apply(PASS)
     else:
         deal.apply(BID + deal.bid + 1)
+
+
+def _pick(m, rng):
+    """A uniformly random card of mask m. Cards 30 and 31 (the 32-card pack's 8 and 7 of
+    diamonds) make m a big int on the board, where every operation allocates: they are
+    split off once, and the rest is counted on a small int."""
+    top = m >> TOP
+    if not top:
+        return nth(m, rng.below(count(m)))
+    m &= LOW
+    n = count(m)
+    i = rng.below(n + (top & 1) + (top >> 1))
+    if i < n:
+        return nth(m, i)
+    return TOP + i - n if top & 1 else TOP + 1
 
 
 def _weight(deal, seat, action):

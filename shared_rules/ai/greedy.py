@@ -4,7 +4,7 @@ Every function takes plain masks (hand, cards the opponent may hold, trump suit)
 returns a card, so the same few mask operations serve a player reading a View and the
 search playing out a sampled world. Nothing here allocates.
 """
-from shared_rules.cards import SUIT_MASK, POINTS, KING, QUEEN, low_card
+from shared_rules.cards import SUIT_MASK, POINTS, KING, QUEEN, BIT_INDEX, low_card
 
 
 def beats(c, lead, trump):
@@ -36,7 +36,7 @@ def cheapest(m, hand, out, trump):
     while m:
         b = m & -m
         m ^= b
-        c = low_card(b)
+        c = BIT_INDEX[b % 37]
         v = _keep_value(c, hand, out, trump)
         if v < best_v:
             best_v = v
@@ -88,30 +88,61 @@ def lead_phase2(hand, out, trump, exact):
     return cheapest(hand & ~tm or hand, hand, out, trump)
 
 
-def follow(hand, legal, lead, trump, out, phase2):
-    """A reply to `lead` from the `legal` cards: win a trick worth it, else throw cheap."""
+TEMPO = 12          # what winning a trick is worth beyond its points while the talon lasts (keep units)
+
+
+def follow(hand, legal, lead, trump, out, phase2, mine=0, theirs=0):
+    """A reply to `lead` from the `legal` cards. mine / theirs: the follower's and the
+    leader's points with every marriage shown (a won trick makes them count)."""
+    if phase2:
+        return _follow_phase2(hand, legal, lead, trump, out)
+    # While the talon lasts any card may be played: weigh each one. Units of _keep_value
+    # (a card point is 4): the trick's points won or lost, less what the card was worth
+    # keeping, plus the lead (and the draw first) for the winner; reaching 66 decides.
+    lp = POINTS[lead & 7]
+    best = -1
+    best_v = -99999
+    m = legal
+    while m:
+        b = m & -m
+        m ^= b
+        c = BIT_INDEX[b % 37]
+        p = lp + POINTS[c & 7]
+        v = -_keep_value(c, hand, out, trump)
+        if (c < lead) if (c ^ lead) < 8 else (c >> 3 == trump):       # beats(c, lead, trump)
+            v += 4 * p + TEMPO
+            if mine + p >= 66:
+                v += 10000
+        else:
+            v -= 4 * p
+            if theirs + p >= 66:
+                v -= 10000
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+def _follow_phase2(hand, legal, lead, trump, out):
+    """Once the follower must follow: win the trick if it can (with the richest card of
+    the suit, else the cheapest trump), else throw the cheapest card."""
     tm = SUIT_MASK[trump]
     ls = lead >> 3
-    lp = POINTS[lead & 7]
     same_hi = legal & SUIT_MASK[ls] & ((1 << lead) - 1)
     if same_hi:
-        # Win in suit with the richest card, unless it is half of a marriage worth keeping.
+        # Win in suit with the richest card.
         best = -1
         m = same_hi
         while m:
             b = m & -m
             m ^= b
             c = low_card(b)
-            r = c & 7
-            if (r == KING or r == QUEEN) and not phase2 and hand >> (c ^ 1) & 1:
-                continue
-            if best < 0 or POINTS[r] > POINTS[best & 7]:
+            if best < 0 or POINTS[c & 7] > POINTS[best & 7]:
                 best = c
-        if best >= 0 and (phase2 or ls != trump or lp >= 10 or POINTS[best & 7] >= 10):
-            return best
+        return best
     if ls != trump and not legal & SUIT_MASK[ls]:
         trumps = legal & tm
-        if trumps and (phase2 or lp >= 10):
+        if trumps:
             return cheapest(trumps, hand, out, trump)
     return cheapest(legal, hand, out, trump)
 

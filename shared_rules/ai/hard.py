@@ -1,0 +1,77 @@
+"""Hard: a determinized search seeded with Normal's move, in every game of the family.
+
+Two-handed deals (standard, Hoyle, Russian, Schnapsen, three-handed, Idiots') search
+with shared_rules.ai.search, the team games with shared_rules.ai.team_search. Bounded by
+a work budget (units: cards played in playouts plus solver nodes), by default the work a
+board does in the device's 1.5 s, and by the caller's deadline, whichever comes first.
+Its hints in the team games are Normal's (team_greedy's reasons).
+"""
+from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
+from shared_rules.rng import Rng
+from shared_rules.rules import TEAM_GAMES
+from shared_rules.ai.normal import decide, hint
+
+# Work units (cards played in playouts, solver nodes) that an RP2040 at 125 MHz does in
+# Hard's 1.5 s, per game: tools/board_bench.py's units_in_deadline (Hard's decisions that
+# thought until the deadline), run in the MicroPython VM on a Pico-sized heap, timed
+# against its fib(20) reference (`python -m tools.bench --board`; docs/AI.md). The
+# arena's `hard` plays these, so its figures are the device's strength.
+HARD_BUDGET = {"two": 3600, "three": 3600, "idiots": 4100, "four": 6300, "american": 5100}
+HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
+SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
+
+
+class Hard:
+    level = "hard"
+
+    def __init__(self, seed=0, budget=None, solve_cards=None):
+        """budget: work units per decision (default: the board's, per game: HARD_BUDGET);
+        solve_cards: in sampled worlds, solve exactly once both hands hold this many cards
+        together (once the talon is used up every card is known and Hard solves it all)."""
+        self.seed = seed
+        self.budget = budget
+        self.solve_cards = solve_cards
+        self.rng = Rng(seed)
+        self.search = None
+        self.team = None
+        self.work = 0
+
+    def _budget(self, game):
+        return self.budget if self.budget is not None else HARD_BUDGET[game]
+
+    def choose(self, view, clock=None, deadline=None):
+        self.work = 0
+        game = view.rules.game
+        if game in TEAM_GAMES:
+            return self._team(view, clock, deadline)
+        first = decide(view, False, None, self.rng)
+        if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
+                or view.to_act != view.seat:
+            return first
+        s = self.search
+        budget = self._budget(game)
+        if s is None:
+            from shared_rules.ai.search import Search
+            solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
+            s = self.search = Search(self.seed, budget, solve, HARD_TABLE)
+        s.budget = budget
+        a = s.choose(view, first, clock, deadline)
+        self.work = s.units
+        return a
+
+    def _team(self, view, clock, deadline):
+        from shared_rules.ai import team_greedy
+        first = team_greedy.choose(view)
+        if first is None or len(view.legal) == 1:
+            return first
+        s = self.team
+        if s is None:
+            from shared_rules.ai.team_search import TeamSearch
+            s = self.team = TeamSearch(self.seed)
+        s.budget = self._budget(view.rules.game)
+        a = s.choose(view, first, clock, deadline)
+        self.work = s.units
+        return a
+
+    def hint(self, view):
+        return hint(self, view)
