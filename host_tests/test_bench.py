@@ -49,3 +49,17 @@ def test_bench_prints_json_figures():
         assert 5 < res["nvm_page_programs_per_deal"][game] < 200, game      # a few per action
     for screen in ("title", "table"):
         assert 0 < res["idle_share_board_est"][screen] <= res["idle_share"][screen] < 1
+
+
+def test_bench_prints_the_screen_figures_as_json():
+    run = subprocess.run([sys.executable, "-m", "tools.bench", "--screens", "--profiles", "waveshare_lcd_1in3",
+                          "--screen-deals", "1", "--no-vm", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1", SDL_VIDEODRIVER="dummy"))
+    assert run.returncode == 0, run.stderr
+    res = json.loads(run.stdout)
+    (row,) = res["screens"]
+    assert row["profile"] == "waveshare_lcd_1in3" and row["size"] == [240, 240]
+    assert row["actions"]["play"]["n"] >= 5 and row["actions"]["play"]["pixels_worst"] > 0
+    assert row["frames"]["frame"]["worst_ms"] > 0 and "left out" in row["python"]
+    assert set(res["model"]["fitted_fetch_us"]) == {"flash", "ram", "shape"}

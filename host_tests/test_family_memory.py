@@ -13,7 +13,7 @@ GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-hand
 
 def test_import_cost_of_the_family_modules(packages):
     """Resident bytes each family module adds on top of the two-handed firmware."""
-    rows = import_marks(["displayio", "vectorio"] + ENGINE + FIRMWARE + FAMILY, packages)
+    rows = import_marks(["displayio", "vectorio", "bitmaptools"] + ENGINE + FIRMWARE + FAMILY, packages)
     cost = {}
     for (_, a), (name, b) in zip(rows, rows[1:]):
         cost[name] = b - a
@@ -27,11 +27,11 @@ def test_import_cost_of_the_family_modules(packages):
 def play_in_vm(packages, game, presses=200):
     """Boot, choose `game`, let the title load the engine, start a match, press OK every
     8 frames with the heap capped."""
-    boot = ('from sixtysix.app import App\n'
+    boot = ['from sixtysix.app import App', 'import sixtysix.screens',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
-            'assets="/assets", seed=7)\n'
-            'app.settings.index[0] = %d\napp.settings.index[1] = 2' % GAMES.index(game))
-    steps = [DEVICE, boot, MARK] + WARM_UP + [OK, STEP, STEP, MARK]
+            'assets="/lib/assets", seed=7)\n'
+            'app.settings.index[0] = %d\napp.settings.index[1] = 2' % GAMES.index(game)]
+    steps = [DEVICE] + boot + [MARK] + WARM_UP + [OK, STEP, STEP, MARK]
     for i in range(presses):
         if i % 8 == 0:
             steps.append(OK)

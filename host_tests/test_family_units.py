@@ -8,10 +8,11 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from sixtysix import store  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
-from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
+from sixtysix.table import Layout  # noqa: E402
+from sixtysix import layouts  # noqa: E402
 from sixtysix.ui import CHAR_W, LINE_H  # noqa: E402
 
-SIZES = [(240, 135), (240, 240)]
+SIZES = sorted(layouts.LAYOUTS)
 
 
 def boxes_meet(a, b):
@@ -22,9 +23,10 @@ def boxes_meet(a, b):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_trick_places_fit_and_every_card_index_shows(size, n):
     lay = Layout(*size)
+    CARD_W, CARD_H = lay.cw, lay.ch
     places = [xy for xy in lay.places[n] if xy is not None]
     assert len(places) == n
-    panel = (lay.panel[0], lay.panel[1], 14 * CHAR_W, 5 * LINE_H)
+    panel = (lay.panel[0], lay.panel[1], lay.panel_chars * CHAR_W, 5 * LINE_H)
     for x, y in places:
         card = (x, y, CARD_W, CARD_H)
         assert 0 <= x and x + CARD_W <= size[0] and 0 <= y
@@ -48,7 +50,7 @@ def test_trick_places_fit_and_every_card_index_shows(size, n):
 def test_long_hands_overlap_but_show_every_index(size, cards):
     lay = Layout(*size)
     xs = [lay.hand_xy(i, cards)[0] for i in range(cards)]
-    assert xs[0] >= 0 and xs[-1] + CARD_W <= size[0]
+    assert xs[0] >= 0 and xs[-1] + lay.cw <= size[0]
     assert all(b - a >= 16 for a, b in zip(xs, xs[1:]))      # the corner index stays visible
 
 

@@ -13,7 +13,8 @@ from shared_rules.actions import MARRY  # noqa: E402
 from sixtysix import crc, store, keys  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
-from sixtysix.table import Layout, CARD_W, CARD_H  # noqa: E402
+from sixtysix.table import Layout  # noqa: E402
+from sixtysix import layouts  # noqa: E402
 from sixtysix.game import greedy  # noqa: E402
 
 
@@ -127,47 +128,135 @@ def test_greedy_fallback_is_always_legal():
 
 
 def test_sprite_sheets_are_up_to_date():
-    cards = sprites.render(sprites.ART.read_text())
-    font = sprites.render_font(sprites.FONT_ART.read_text(), sprites.SYMBOL_ART.read_text())
-    assert sprites.SHEET.read_bytes() == cards, "run python -m tools.sprites"
-    assert sprites.FONT_SHEET.read_bytes() == font, "run python -m tools.sprites"
-    print("\ncards.bmp %d bytes (4-bit, %d tiles), font.bmp %d bytes (1-bit)"
-          % (len(cards), sprites.TILES, len(font)))
+    stale = [p.name for p, data in sprites.outputs() if p.read_bytes() != data]
+    assert not stale, "run python -m tools.sprites: %s" % stale
+    for p, data in sprites.outputs():
+        print("\n%s %d bytes" % (p.name, len(data)), end="")
 
 
-def test_sprite_sheet_is_a_4bit_bmp_with_every_card():
+@pytest.mark.parametrize("size", sprites.parse_art(sprites.ART.read_text())["cards"],
+                         ids=lambda size: size[0])
+def test_every_card_assembles_from_the_tiles(size):
+    """The cards the firmware builds from tiles and map are the cards the art draws: red
+    suits red, black suits black, an opaque face with transparent corners."""
     import io
     from PIL import Image
-    img = Image.open(io.BytesIO(sprites.SHEET.read_bytes()))
-    assert img.mode == "P" and img.info.get("compression", 0) == 0
-    w, h = sprites.parse_art(sprites.ART.read_text())["size"]
-    assert img.size == (w * sprites.COLUMNS, h * 2)
-    rgb = img.convert("RGB")
-    for card in range(32):
-        x = (card % sprites.COLUMNS) * w
-        y = (card // sprites.COLUMNS) * h
-        box = [rgb.getpixel((x + i, y + j)) for i in range(3, 14) for j in range(3, 14)]
-        red = sum(1 for p in box if p[0] > 150 and p[1] < 60)
-        black = sum(1 for p in box if max(p) < 40)
-        if card >> 3 in (2, 3):
-            assert red > 15 and black == 0, card
-        else:
-            assert black > 15 and red == 0, card
+    name, w, h, _ = size
+    sheets = sprites.render(sprites.ART.read_text())
+    tiles = Image.open(io.BytesIO(sheets[name + ".bmp"]))
+    assert tiles.mode == "P" and tiles.info.get("compression", 0) == 0
+    cells = Image.open(io.BytesIO(sheets[name + "-map.bmp"]))
+    assert cells.size == (w // sprites.TILE_W, sprites.TILES * h // sprites.TILE_H)
+    art = sprites.parse_art(sprites.ART.read_text())
+    expected = sprites.cards(art, size)
+    colors = [c[2] for c in art["colors"]]
+    for card, img in enumerate(sprites.card_images(sheets, name, w, h)):
+        for y in range(h):
+            for x in range(w):
+                index = expected[card].px[y][x]
+                r, g, b, a = img.getpixel((x, y))
+                if index == 0:
+                    assert a == 0, (name, card, x, y)
+                else:
+                    assert (r << 16 | g << 8 | b) == colors[index] and a == 255, (name, card, x, y)
+        if card < 32:
+            box = [img.getpixel((x, y)) for x in range(3, 14) for y in range(3, 14)]
+            red = sum(1 for p in box if p[0] > 150 and p[1] < 60)
+            black = sum(1 for p in box if max(p[:3]) < 40 and p[3])
+            if card >> 3 in (2, 3):
+                assert red > 15 and black == 0, card
+            else:
+                assert black > 15 and red == 0, card
 
 
-@pytest.mark.parametrize("size", [(240, 135), (240, 240)])
+def _overlap(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("size", sorted(layouts.LAYOUTS))
 def test_layout_fits_the_screen(size):
     lay = Layout(*size)
+    cw, ch = lay.cw, lay.ch
     for n in (5, 6):
         xs = [lay.hand_xy(i, n)[0] for i in range(n)]
-        assert xs[0] >= 0 and xs[-1] + CARD_W <= size[0]
-        assert all(b - a >= CARD_W for a, b in zip(xs, xs[1:]))      # no overlap
-    assert lay.hand_y + CARD_H <= size[1]
-    for x, y in (lay.trump, lay.talon, lay.cpu_trick, lay.my_trick):
-        assert 0 <= x and x + CARD_W <= size[0] and 0 <= y
-        assert y + CARD_H <= lay.hand_y - lay.raise_px       # table cards clear the hand
+        assert xs[0] >= lay.hand_x[0] and xs[-1] + cw <= min(size[0], lay.hand_x[1])
+        assert all(b - a >= cw for a, b in zip(xs, xs[1:]))      # no overlap
+    for n in (8, 12):                                            # family hands overlap, in bounds
+        xs = [lay.hand_xy(i, n)[0] for i in range(n)]
+        assert xs[0] >= 0 and xs[-1] + cw <= size[0]
+    assert lay.hand_y + ch <= size[1]
+    table = [lay.trump, lay.talon, lay.cpu_trick, lay.my_trick]
+    if lay.last:
+        table += [lay.last[:2], (lay.last[0] + lay.last[2], lay.last[1] + lay.last[3])]
+    for x, y in table:
+        assert 0 <= x and x + cw <= size[0] and 0 <= y
+        assert y + ch <= lay.hand_y - lay.raise_px       # table cards clear the hand
     assert lay.msg[1] + 12 <= lay.hand_y - lay.raise_px
-    assert lay.cpu_trick[0] + CARD_W <= lay.my_trick[0]           # both trick cards show
+    assert lay.msg[0] + lay.msg_chars * 6 <= size[0]
+    assert lay.panel[0] + lay.panel_chars * 6 <= size[0]
+    assert lay.cpu_trick[0] + cw <= lay.my_trick[0]           # both trick cards show
+    def box(*corners):                 # the rectangle holding cards at these corners
+        xs, ys = [x for x, _ in corners], [y for _, y in corners]
+        return (min(xs), min(ys), max(xs) + cw - min(xs), max(ys) + ch - min(ys))
+
+    things = [box(lay.trump, lay.talon), box(lay.cpu_trick), box(lay.my_trick)]
+    if lay.last:
+        things.append(box(*table[4:]))
+    if lay.cpu_hand:
+        x, y, dx = lay.cpu_hand
+        things.append(box((x, y), (x + 5 * dx, y)))
+    for place, (x, y) in (lay.piles or {}).items():
+        assert 0 <= x and x + cw + 3 <= size[0] and 0 <= y and y + ch + 3 <= size[1]
+        things.append(box((x, y), (x + 3, y + 3)))
+    x0 = lay.hand_xy(0, 6)[0]
+    hand = (x0, lay.hand_y - lay.raise_px, lay.hand_xy(5, 6)[0] + cw - x0, ch + lay.raise_px)
+    for i, a in enumerate(things):              # nothing covers the hand or anything else
+        assert not _overlap(a, hand), a
+        assert not any(_overlap(a, b) for b in things[i + 1:]), a
+    cards = things
+    for box in (lay.battery, lay.title_battery):                # kept free for the battery
+        assert 0 <= box[0] and box[0] + box[2] <= size[0] and 0 <= box[1] and box[1] + box[3] <= size[1]
+    assert not any(_overlap(lay.battery, c) for c in cards)
+    # on the table the battery sits in the blank start of the score panel's header
+    px, py = lay.panel
+    assert py >= lay.battery[1] + lay.battery[3] or px <= lay.battery[0] and \
+        lay.battery[0] + lay.battery[2] <= px + 5 * 6
+
+
+@pytest.mark.parametrize("profile", ["pico_display_pack", "waveshare_lcd_1in3", "pajenicko_picopad"])
+def test_the_settings_screen_fits_every_screen(profile):
+    """Every setting's line, and the key hint, on the screen and clear of each other and
+    of the heading (240x135 once ran its last lines into the hint and off the screen)."""
+    from tools.sim import Sim
+    from sixtysix.screens import SettingsScreen
+    from sixtysix.settings import CHOICES
+    sim = Sim(profile)
+    sim.boot()
+    screen = SettingsScreen(sim.app)
+    w, h = sim.width, sim.height
+
+    def rect(view):                     # a text's rectangle (a TileGrid, or a scaled group of one)
+        k, t = (view.scale, view[0]) if hasattr(view, "scale") else (1, view)
+        return (view.x, view.y, t.width * t.tile_width * k, t.height * t.tile_height * k)
+
+    lines = [rect(lab.view) for lab in screen.menu.labels]
+    assert len(lines) >= len(CHOICES)
+    head = rect(screen.group[0])
+    hint = rect(screen.group[len(screen.group) - 1])    # appended last
+    for r in lines + [hint]:
+        assert 0 <= r[0] and r[0] + r[2] <= w and 0 <= r[1] and r[1] + r[3] <= h, r
+        assert not _overlap(r, head), r
+    for i, r in enumerate(lines):
+        assert not _overlap(r, hint) and not any(_overlap(r, q) for q in lines[i + 1:]), r
+
+
+def test_a_screen_without_its_own_layout_gets_the_largest_that_fits():
+    assert layouts.for_screen(240, 135) == layouts.compact()
+    assert layouts.for_screen(320, 240) == layouts.wide()
+    assert layouts.for_screen(320, 480) == layouts.wide()
+    assert layouts.for_screen(240, 320) == layouts.square()
+    with pytest.raises(ValueError):
+        layouts.for_screen(128, 128)
 
 
 def test_menu_actions_are_only_legal_ones():
@@ -251,8 +340,9 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert app.think_clock is not None and app.width == 240 and app.height == 240
     assert app.power is power and ran["sleep"] is time.sleep
     assert type(app.screen).__name__ == "Title"
-    # the first picture is the splash, drawn before the app exists; no status line
-    assert shown and shown[0] is not app.screen.group and sim.display.auto_refresh
+    # the first picture is the splash, drawn before the app exists; no status line; then
+    # the app refreshes the display itself, once a frame
+    assert shown and shown[0] is not app.root and not sim.display.auto_refresh
     assert status_bar.display is False
 
 

@@ -18,7 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
 BUILD_MD = HARDWARE / "BUILD.md"
-PROFILE_NAMES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+SPI_PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")   # we build the display
+BUILTIN_PROFILES = ("pajenicko_picopad",)                                     # board.DISPLAY
+PROFILE_NAMES = SPI_PROFILES + BUILTIN_PROFILES
 ROLES = {"left", "right", "up", "down", "ok", "menu"}
 HARDWARE_MODULES = ("board", "busio", "fourwire", "busdisplay", "keypad", "pwmio",
                     "digitalio", "displayio", "microcontroller")
@@ -50,6 +52,17 @@ VENDOR = {
                  "DOWN": "GP18", "LEFT": "GP16", "RIGHT": "GP20", "PRESS": "GP3"},
         "roles": {"A": "ok", "B": "menu", "X": "ok", "Y": "menu", "UP": "up",
                   "DOWN": "down", "LEFT": "left", "RIGHT": "right", "PRESS": "ok"},
+    },
+    # CircuitPython's board definition (pins.c): SW_A GP7, SW_B GP6, SW_X GP9, SW_Y GP8,
+    # SW_UP GP4, SW_DOWN GP5, SW_LEFT GP3, SW_RIGHT GP2, BAT_SENSE GP29 (it names no GP29);
+    # the profile uses the board names
+    "pajenicko_picopad": {
+        "size": (320, 240),
+        "battery": "BAT_SENSE",
+        "keys": {"A": "SW_A", "B": "SW_B", "X": "SW_X", "Y": "SW_Y", "UP": "SW_UP",
+                 "DOWN": "SW_DOWN", "LEFT": "SW_LEFT", "RIGHT": "SW_RIGHT"},
+        "roles": {"A": "ok", "B": "menu", "X": "ok", "Y": "menu", "UP": "up",
+                  "DOWN": "down", "LEFT": "left", "RIGHT": "right"},
     },
 }
 
@@ -91,6 +104,9 @@ def _fake_modules(calls):
     mods = {name: types.ModuleType(name) for name in HARDWARE_MODULES}
     for n in list(range(23)) + [25, 26, 27, 28]:
         setattr(mods["board"], "GP%d" % n, Pin("GP%d" % n))
+    for name in ("SW_A", "SW_B", "SW_X", "SW_Y", "SW_UP", "SW_DOWN", "SW_LEFT", "SW_RIGHT", "BAT_SENSE"):
+        setattr(mods["board"], name, Pin(name))
+    mods["board"].DISPLAY = types.SimpleNamespace(brightness=1.0)    # built by the firmware
     mods["busio"].SPI = recorder("busio.SPI")
     mods["busio"].UART = recorder("busio.UART")
     mods["fourwire"].FourWire = recorder("fourwire.FourWire")
@@ -175,7 +191,8 @@ def test_constants(profiles, name):
     assert all(isinstance(label, str) and label for label in p.LABELS)
     assert len(set(p.LABELS)) == len(p.LABELS)
     assert len(p.KEY_PINS) == len(p.BUTTONS)
-    assert p.ROTATION in (0, 90, 180, 270)
+    if name in SPI_PROFILES:
+        assert p.ROTATION in (0, 90, 180, 270)
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
@@ -236,7 +253,7 @@ def _expected(name):
             "rowstart": p.ROWSTART, "colstart": p.COLSTART}
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", SPI_PROFILES)
 def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, name):
     p = profiles(name)
     want = _expected(name)
@@ -261,7 +278,7 @@ def test_display_builds_bus_and_driver_with_documented_pins(profiles, hardware, 
     assert result is st_instance
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", SPI_PROFILES)
 def test_display_passes_the_brightness(profiles, hardware, name):
     p = profiles(name)
     p.display(brightness=0.25)
@@ -269,7 +286,7 @@ def test_display_passes_the_brightness(profiles, hardware, name):
     assert st["brightness"] == 0.25 and st["auto_refresh"] is False
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", SPI_PROFILES)
 def test_no_pin_is_used_twice(profiles, hardware, name):
     p = profiles(name)
     p.display()
@@ -284,13 +301,29 @@ def test_no_pin_is_used_twice(profiles, hardware, name):
     assert len(used) == len(p.KEY_PINS) + 4 + (p.RESET is not None) + (p.CHIP_SELECT is not None) + 2
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", SPI_PROFILES)
 def test_spi_pins_are_one_hardware_spi_block(profiles, name):
     """RP2040: SCK is GPIO 4k+2, TX (MOSI) 4k+3; GPIO 0-7 and 16-23 are SPI0, 8-15 and 24-29 SPI1."""
     p = profiles(name)
     sck, tx = int(p.SPI_CLOCK[2:]), int(p.SPI_MOSI[2:])
     assert sck % 4 == 2 and tx % 4 == 3
     assert (sck // 8) % 2 == (tx // 8) % 2
+
+
+@pytest.mark.parametrize("name", BUILTIN_PROFILES)
+def test_a_board_with_its_own_screen_hands_out_board_display(profiles, hardware, name):
+    """The firmware set the screen up: display() returns board.DISPLAY with the asked
+    brightness and builds no bus, driver or second display."""
+    import board
+    p = profiles(name)
+    screen = p.display(brightness=0.25)
+    assert screen is board.DISPLAY and screen.brightness == 0.25
+    assert screen.auto_refresh is False         # as the profiles that build theirs: the splash first
+    assert (p.WIDTH, p.HEIGHT) == VENDOR[name]["size"]
+    assert hardware == [], hardware
+    p.keys()
+    args, _, _ = _called(hardware, "keypad.Keys")
+    assert len(set(pin.name for pin in args[0])) == len(p.KEY_PINS)
 
 
 # ---------------------------------------------------------------- link()
@@ -301,6 +334,8 @@ OCCUPIED = {
     "pico_display_pack": {"GP6", "GP7", "GP8"} | {"GP%d" % n for n in range(12, 22)},
     "waveshare_lcd_1in3": {"GP2", "GP3"} | {"GP%d" % n for n in range(8, 14)} | {"GP%d" % n for n in range(15, 22)},
     "loose_st7789": {"GP%d" % n for n in range(12, 22)},
+    # keys GP2-9, SD card GP10-13, D1 GP14, speaker GP15, LCD GP16-21, LED GP22, D0 GP26
+    "pajenicko_picopad": {"GP%d" % n for n in range(2, 23)} | {"GP26"},
 }
 
 
@@ -370,7 +405,7 @@ def _ram_writes(sent):
     return out, window.get("madctl")
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", SPI_PROFILES)
 def test_rotation_and_offsets_match_the_vendor_landscape(profiles, monkeypatch, name):
     p = profiles(name)
     displayio = pytest.importorskip("displayio")
@@ -482,8 +517,9 @@ def test_battery_is_read_through_the_divider(profiles, power_hardware, hardware,
     alarm, display, keys = power_hardware
     power = sys.modules["profiles"].power(p, display, keys)
     (pin,), _, adc = _called(hardware, "analogio.AnalogIn")
-    assert pin.name == p.BATTERY_PIN == "GP29" and p.BATTERY_DIVIDER == 3
-    assert pin.name not in p.KEY_PINS + (p.BACKLIGHT, p.SPI_CLOCK, p.SPI_MOSI, p.COMMAND)
+    assert pin.name == p.BATTERY_PIN == VENDOR.get(name, {}).get("battery", "GP29") and p.BATTERY_DIVIDER == 3
+    screen_pins = tuple(getattr(p, a) for a in ("BACKLIGHT", "SPI_CLOCK", "SPI_MOSI", "COMMAND") if hasattr(p, a))
+    assert pin.name not in p.KEY_PINS + screen_pins
     assert power.has_battery
     for volts, share in ((3.75, 0.5), (4.8, 1.0), (3.0, 0.0)):      # 4.8 V: on USB
         adc.value = int(volts / 3 / 3.3 * 65535)

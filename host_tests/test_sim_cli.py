@@ -11,7 +11,12 @@ import sys
 import pytest
 
 from tools import sim
-from tools.sim import ROOT
+from tools.sim import ROOT, setup_paths
+
+setup_paths()
+from profiles import PROFILES  # noqa: E402
+
+CHOICES = ", ".join(PROFILES)
 
 
 def fails(argv):
@@ -66,7 +71,7 @@ def test_keys_files_that_cannot_be_read(tmp_path):
 def test_an_unknown_profile(tmp_path):
     for name in ("nosuch", "_st7789", "../profiles/pico_display_pack"):
         assert fails(["--headless", "--profile", name, "--keys", keys(tmp_path, b"ok\n")]) == \
-            "unknown board profile %r; choose one of: pico_display_pack, waveshare_lcd_1in3, loose_st7789" % name
+            "unknown board profile %r; choose one of: %s" % (name, CHOICES)
 
 
 def test_shots_where_they_cannot_be_written(tmp_path):
@@ -81,4 +86,4 @@ def test_the_command_prints_one_line(tmp_path):
                           "--keys", keys(tmp_path, b"ok\n")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.splitlines() == [
-        "unknown board profile 'nosuch'; choose one of: pico_display_pack, waveshare_lcd_1in3, loose_st7789"]
+        "unknown board profile 'nosuch'; choose one of: " + CHOICES]

@@ -15,7 +15,6 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
 from sixtysix.settings import CHOICES  # noqa: E402
 from sixtysix.game import on_table  # noqa: E402
-from sixtysix.table import FRAMES  # noqa: E402
 
 GAMES = CHOICES[0][2]
 FAMILY = GAMES[4:]
@@ -151,7 +150,7 @@ def test_four_handed_table_has_a_card_at_each_place_and_the_hint_plays_by_the_ru
     hand = g.hand()
     assert g.match.deal.legal_plays() >> hand[g.cursor] & 1
     sim.press("ok", settle=False)            # play it: the whole trick shows for a moment
-    for _ in range(FRAMES + 2):
+    for _ in range(g.lay.frames[0] + 2):
         sim.step()
     s = sim.pixels()
     assert all(card_face(s, places[p]) for p in range(4)) and card_face(s, places[0], 40)
@@ -162,6 +161,8 @@ def test_three_handed_dealer_sits_out_and_watches():
     bottom), the human's score column shows no tricks, and the result follows."""
     for seed in range(1, 40):
         sim = start("three-handed", seed=seed, settle=False)
+        while not hasattr(sim.app.screen, "match"):     # the title gives way to the table
+            sim.step()
         g = sim.app.screen
         if g.watching():
             break

@@ -232,7 +232,7 @@ def test_keyboard_drives_the_windowed_simulator():
     for key in (pygame.K_RETURN,):
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key))
-    play_window(sim, loops=3)
+    play_window(sim, loops=150)      # the title gives way over a few frames
     assert hasattr(sim.app.screen, "match"), "Enter pressed OK on 'New match'"
 
 

@@ -149,6 +149,15 @@ def gauge_pixels(surface, x0, y0, colour):
                and abs(surface.get_at((x, y)).r - colour[0]) < 40)
 
 
+def gauge_at(sim, box):
+    """The battery symbol's top-left corner, which must lie in the layout's box for it."""
+    fill = sim.app.battery.gauge.fill
+    x, y = fill.x - 1, fill.y - 1
+    bx, by, bw, bh = box
+    assert bx <= x and x + 14 <= bx + bw and by <= y and y + 7 <= by + bh
+    return x, y
+
+
 def test_battery_symbol_and_low_battery_warning(tmp_path):
     power = SimPower(charge=0.8)
     sim = Sim("pico_display_pack", power=power)
@@ -158,19 +167,20 @@ def test_battery_symbol_and_low_battery_warning(tmp_path):
     sim.shot(tmp_path / "title.png")
     title = pygame.image.load(str(tmp_path / "title.png"))
     green, red = (0x50, 0xE0), (0xFF, 0x60)
-    assert gauge_pixels(title, 222, 2, green) >= 20
+    x, y = gauge_at(sim, sim.app.layout.title_battery)
+    assert gauge_pixels(title, x, y, green) >= 20
     power.charge = 0.05
     sim.wait(11000)
     assert sim.app.screen.notice_text == "Battery low: the match is saved"
     sim.shot(tmp_path / "low.png")
     low = pygame.image.load(str(tmp_path / "low.png"))
-    assert gauge_pixels(low, 222, 2, red) >= 2 and gauge_pixels(low, 222, 2, green) == 0
+    x, y = gauge_at(sim, sim.app.layout.title_battery)
+    assert gauge_pixels(low, x, y, red) >= 2 and gauge_pixels(low, x, y, green) == 0
     power.charge = 0.5                          # charged: the warning may come again
     sim.wait(11000)
     play_a_little(sim, 1)
     g = sim.app.screen
-    lay = g.lay
-    x, y = lay.w - 16, lay.panel[1] + 5 * 12 + 1
+    x, y = gauge_at(sim, g.lay.battery)
     assert gauge_pixels(sim.seen(), x, y, green) >= 10
     power.charge = 0.02
     sim.wait(11000)

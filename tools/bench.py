@@ -1,5 +1,7 @@
-"""Engine, AI and device figures: `python -m tools.bench [--deals N] [--json]`, and the
-board benchmark in the MicroPython VM: `python -m tools.bench --board`.
+"""Engine, AI and device figures: `python -m tools.bench [--deals N] [--json]`; the
+board benchmark in the MicroPython VM: `python -m tools.bench --board`; how fast the screen
+answers on every board profile, at the board's pace: `python -m tools.bench --screens
+[--profiles a,b] [--no-vm]` (tools/screenbench.py, tools/devicecost.py).
 
 Default: random-vs-random complete deals (tools/board_bench's EngineRun, the loop a board
 runs) on CPython, one core, and inside the MicroPython VM (host_tests/vm), where it also
@@ -174,6 +176,25 @@ def board_vm(options="", steps=3000, heap_cap=PICO_HEAP, timeout=1800):
     return [json.loads(line) for line in lines[:-1]]
 
 
+def screens(args):
+    from tools import devicecost, screenbench
+    from tools.sim import setup_paths
+    setup_paths()
+    import profiles
+    names = args.profiles.split(",") if args.profiles else list(profiles.PROFILES)
+    rows = [screenbench.measure(name, deals=args.screen_deals, python=not args.no_vm) for name in names]
+    fetch, scenes = devicecost.fit()
+    model = {"costs_us": devicecost.COSTS, "fitted_fetch_us": {k: round(v, 2) for k, v in fetch.items()},
+             "calibration_ms": {k: [round(m, 1), round(e, 1)] for k, (m, e) in scenes.items()}}
+    if args.json:
+        print(json.dumps({"model": model, "screens": rows}))
+        return 0
+    print("device-cost model: fetch us/pixel %s; measured vs model (ms): %s" % (
+        model["fitted_fetch_us"], ", ".join("%s %d/%.0f" % (k, m, e) for k, (m, e) in model["calibration_ms"].items())))
+    print("\n".join(screenbench.report(rows)))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20000, help="CPython deals (default 20000)")
@@ -190,11 +211,18 @@ def main(argv=None):
     ap.add_argument("--hard-budget", type=int, default=0,
                     help="--board: Hard does this many work units per decision instead of thinking 1.5 s")
     ap.add_argument("--json", action="store_true", help="print one JSON object (--board: a list)")
+    ap.add_argument("--screens", action="store_true",
+                    help="instead: scripted deals through the firmware on every board profile, priced "
+                         "per frame on the board (issue 12's figures)")
+    ap.add_argument("--profiles", help="--screens: comma-separated profile names (default: all)")
+    ap.add_argument("--screen-deals", type=int, default=2, help="--screens: deals per profile (default 2)")
     args = ap.parse_args(argv)
     if args.board:
         rows = board_vm("hard_budget=%d" % args.hard_budget)
         print(json.dumps(rows) if args.json else "\n".join(json.dumps(r) for r in rows))
         return 0
+    if args.screens:
+        return screens(args)
     out = {"rules": args.rules, "deals": args.deals,
            "deals_per_s": round(cpython_deals_per_s(args.rules, args.deals), 1)}
     if not args.no_vm:

@@ -133,6 +133,38 @@ class FakeClock:
 _displays = {}
 
 
+def like_the_board():
+    """Make Blinka's displayio mark dirty what CircuitPython's does (so the simulator's
+    redraws, and tools/devicecost.py's estimates, are the board's).
+
+    Both differences serve Blinka's background refresh thread, which the simulator never
+    runs (auto_refresh is off); see shared-module/displayio/TileGrid.c:
+      * a TileGrid taken out of its group: CircuitPython redraws where it was last drawn,
+        nothing if it was drawn hidden; Blinka adds where it is now;
+      * after a whole-screen refresh CircuitPython forgets every change it drew; Blinka
+        keeps them and draws them all again at the next refresh."""
+    import displayio
+    tilegrid = displayio.TileGrid
+    if getattr(tilegrid, "_like_the_board", False):
+        return
+
+    def previous_area(self, area):
+        if self._previous_area.x1 == self._previous_area.x2:
+            return False
+        self._previous_area.copy_into(area)
+        return True
+
+    full = tilegrid._prepare_full_refresh
+
+    def prepare_full_refresh(self):
+        full(self)
+        self._needs_refresh = False
+
+    tilegrid._get_previous_area = previous_area
+    tilegrid._prepare_full_refresh = prepare_full_refresh
+    tilegrid._like_the_board = True
+
+
 def make_display(width, height, headless, scale=1):
     """A PyGameDisplay of the board's size (one per process: pygame has one window).
 
@@ -146,9 +178,33 @@ def make_display(width, height, headless, scale=1):
             _displays.clear()
     if key not in _displays:
         PyGameDisplay = import_pygame_display(headless)
+        like_the_board()
+        import busdisplay
         import pygame
 
         class SimDisplay(PyGameDisplay):
+            def _get_refresh_areas(self):
+                # what the board redraws: the dirty areas (PyGameDisplay redraws all)
+                return busdisplay.BusDisplay._get_refresh_areas(self)
+
+            def _refresh_area(self, area):
+                # PyGameDisplay's own sizes its buffer a pixel short for odd areas
+                import numpy as np
+                from displayio._area import Area
+                clipped = Area()
+                if not self._core.clip_area(area, clipped):
+                    return True
+                w, h = clipped.width(), clipped.height()
+                buffer = memoryview(bytearray(((w * h + 1) // 2) * 4)).cast("I")
+                mask = memoryview(bytearray((w * h // 32 + 1) * 4)).cast("I")
+                self._core.fill_area(clipped, mask, buffer)
+                px = np.frombuffer(buffer.tobytes()[:w * h * 2], dtype=">u2")
+                rgb = np.column_stack((((px >> 11) & 31) * 255 // 31, ((px >> 5) & 63) * 255 // 63,
+                                       (px & 31) * 255 // 31)).astype(np.uint8)
+                self._pygame_screen.blit(pygame.image.frombuffer(rgb.tobytes(), (w, h), "RGB"),
+                                         (clipped.x1, clipped.y1))
+                return True
+
             def _initialize(self, init_sequence):
                 super()._initialize(init_sequence)
                 self.screen = self._pygame_screen
@@ -248,16 +304,16 @@ class Sim:
             self.settle()
 
     def idle(self):
-        """True when the device waits for the player (nothing animating, thinking or
-        loading), or sleeps."""
+        """True when the device waits for the player (nothing animating, thinking,
+        loading or replacing a screen), or sleeps."""
         if self.asleep:
             return True
-        if self.app.warm:
+        if self.app.warm or self.app.wipe is not None or self.app.going is not None:
             return False
         g = self.app.screen
         if not hasattr(g, "match"):
             return True
-        if g.table.busy():
+        if g.busy():
             return False
         if g.overlay is not None:
             return True
@@ -442,7 +498,7 @@ def first_legal(deal, seat):
     return plays[0] if plays else acts[0]
 
 
-# The README's pictures: a table a few tricks into a deal, on both screen sizes.
+# The README's pictures: a table a few tricks into a deal, on every screen size.
 README_KEYS = """
 ok              # New match
 ok              # play a card
@@ -457,7 +513,8 @@ shot table
 def readme_shots():
     out = []
     for profile, name in (("pico_display_pack", "screenshot-table.png"),
-                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png")):
+                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png"),
+                          ("pajenicko_picopad", "screenshot-table-320x240.png")):
         sim = Sim(profile, headless=True, seed=3)
         sim.boot()
         sim.settle()
@@ -494,9 +551,9 @@ KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down"
 
 
 def play_window(sim, loops=None):
-    """Interactive play: pygame key events -> button events; the screen is redrawn after
-    every pass (a full Blinka redraw takes ~50 ms on a PC), and the loop sleeps until the
-    next frame is due, as on the board. `loops` stops after that many passes (for tests)."""
+    """Interactive play: pygame key events -> button events; the app redraws what changed
+    after each frame (sim.show), and the loop sleeps until the next frame is due, as on
+    the board. `loops` stops after that many passes (for tests)."""
     import pygame
     labels = [str(x).lower() for x in getattr(sim.profile, "LABELS", ())]
     sim.boot()
@@ -518,7 +575,7 @@ def play_window(sim, loops=None):
                 if n is not None:
                     sim.events.put(n, ev.type == pygame.KEYDOWN)
         sim.step()
-        sim.display.refresh()
+        sim.display.refresh()           # the window (a dark one once the device sleeps)
         wait = FRAME if sim.asleep else sim.app.next_frame - sim.clock()
         if wait > 0:
             time.sleep(wait)            # as the board's main loop does (App.run)

@@ -1,14 +1,20 @@
-"""Render the card sprite sheet from the source art in art/cards.txt.
+"""Render the card and font sprite sheets from the source art in art/.
 
-    python -m tools.sprites            # writes firmware/assets/cards.bmp and font.bmp
+    python -m tools.sprites            # writes firmware/assets/*.bmp
     python -m tools.sprites --check    # exit 1 if a committed sheet is stale
     python -m tools.sprites --preview out.png   # also a 4x PNG of the cards to look at
     python -m tools.sprites --import-font FILE.bdf  # (re)make art/font.txt from a BDF font
 
-cards.bmp is a 4-bit indexed BMP (what displayio.OnDiskBitmap reads on the
-board without loading it into RAM). Tile n (row-major, COLUMNS per row) is
-card n for n < 32 (card = suit * 8 + rank, the engine's numbering), then the
-card back and an empty-place outline.
+Cards come in the sizes art/cards.txt lists (`card NAME W H ...`: 32x44 for the 240-wide
+screens, 40x56 for 320x240). The firmware keeps its sheets in RAM (displayio.Bitmap: drawing
+from RAM costs about half the time per pixel of reading the file, issue 12), so a card size
+is stored as tiles: every card is cut into TILE_W x TILE_H cells and each distinct cell is
+kept once. NAME.bmp is a 4-bit sheet of those distinct tiles (tile 0 fully transparent;
+about 3 KB of RAM for 32x44 cards instead of 24 KB for the whole cards at 4 bits), and
+NAME-map.bmp an 8-bit image of tile numbers: card n (card = suit * 8 + rank, the engine's
+numbering; then the back) is rows n*H/TILE_H.. of it, one pixel per cell. A card on
+screen is then a TileGrid of W/TILE_W x H/TILE_H tiles. (The empty places on the table
+are outlines the firmware draws in the art's "slot" colour, palette entry SLOT_COLOR.)
 
 font.bmp is a 1-bit sheet of 6x12 glyphs: tile n is character 32 + n for
 printable ASCII, then the four suit symbols (clubs, spades, hearts, diamonds).
@@ -29,27 +35,25 @@ ROOT = Path(__file__).resolve().parent.parent
 ART = ROOT / "art" / "cards.txt"
 FONT_ART = ROOT / "art" / "font.txt"
 SYMBOL_ART = ROOT / "art" / "symbols.txt"
-SHEET = ROOT / "firmware" / "assets" / "cards.bmp"
-FONT_SHEET = ROOT / "firmware" / "assets" / "font.bmp"
+ASSETS = ROOT / "firmware" / "assets"
+FONT_SHEET = ASSETS / "font.bmp"
 GLYPH_W, GLYPH_H = 6, 12
 FONT_COLUMNS = 16
 
-COLUMNS = 17
 BACK = 32
-SLOT = 33
-TILES = 34
+TILES = 33             # card images per size: 32 faces and the back
+SLOT_COLOR = 7         # the palette entry of the "slot" colour (art/cards.txt order)
+TILE_W, TILE_H = 8, 4  # the cells cards are cut into
+SHEET_COLUMNS = 16     # tiles per row of NAME.bmp
 RANKS = "ATKQJ987"
 SUITS = "CSHD"
 RED_SUITS = "HD"
 
-RANK_AT = (3, 3)
-PIP_AT = (3, 16)
-BIGPIP_AT = (14, 25)
-
 
 def parse_art(text):
-    """art/cards.txt -> dict: size, colors [(char, name, rgb)], glyphs {key: rows}."""
-    art = {"colors": [], "glyphs": {}}
+    """art/cards.txt -> dict: cards [(name, w, h, {part: (x, y)})], colors [(char, name,
+    rgb)], glyphs {key: rows}."""
+    art = {"colors": [], "glyphs": {}, "cards": []}
     key = None
     for raw in text.splitlines():
         line = raw.rstrip()
@@ -62,8 +66,9 @@ def parse_art(text):
             art["glyphs"][key].append(line)
             continue
         words = line.split()
-        if words[0] == "size":
-            art["size"] = (int(words[1]), int(words[2]))
+        if words[0] == "card":
+            at = {words[i]: (int(words[i + 1]), int(words[i + 2])) for i in range(4, len(words), 3)}
+            art["cards"].append((words[1], int(words[2]), int(words[3]), at))
         elif words[0] == "color":
             art["colors"].append((words[1], words[2], int(words[3], 16)))
         else:
@@ -90,14 +95,18 @@ class Canvas:
         for dy in range(other.height):
             self.px[y + dy][x:x + other.width] = other.px[dy]
 
+    def crop(self, x, y, w, h):
+        out = Canvas(w, h)
+        out.px = [row[x:x + w] for row in self.px[y:y + h]]
+        return out
+
 
 def _index(art, name):
     return [c[1] for c in art["colors"]].index(name)
 
 
-def blank_card(art, inside):
-    """The rounded outline filled with palette index `inside`."""
-    w, h = art["size"]
+def blank_card(art, inside, w, h):
+    """The rounded w x h outline filled with palette index `inside`."""
     edge = _index(art, "edge")
     card = Canvas(w, h, inside)
     for x in range(w):
@@ -121,19 +130,20 @@ def blank_card(art, inside):
     return card
 
 
-def face(art, card):
+def face(art, size, card):
+    _, w, h, at = size
     suit, rank = SUITS[card // 8], RANKS[card % 8]
     ink = _index(art, "red" if suit in RED_SUITS else "black")
-    c = blank_card(art, _index(art, "face"))
-    c.stamp(art["glyphs"]["rank " + rank], RANK_AT[0], RANK_AT[1], ink)
-    c.stamp(art["glyphs"]["pip " + suit], PIP_AT[0], PIP_AT[1], ink)
-    c.stamp(art["glyphs"]["bigpip " + suit], BIGPIP_AT[0], BIGPIP_AT[1], ink)
+    c = blank_card(art, _index(art, "face"), w, h)
+    c.stamp(art["glyphs"]["rank " + rank], at["rank"][0], at["rank"][1], ink)
+    c.stamp(art["glyphs"]["pip " + suit], at["pip"][0], at["pip"][1], ink)
+    c.stamp(art["glyphs"]["bigpip " + suit], at["bigpip"][0], at["bigpip"][1], ink)
     return c
 
 
-def back(art):
-    w, h = art["size"]
-    c = blank_card(art, _index(art, "face"))
+def back(art, size):
+    _, w, h, _ = size
+    c = blank_card(art, _index(art, "face"), w, h)
     dark, light = _index(art, "back-dark"), _index(art, "back-light")
     tile = art["glyphs"]["back"]
     th, tw = len(tile), len(tile[0])
@@ -143,30 +153,47 @@ def back(art):
     return c
 
 
-def slot(art):
-    """An empty place on the table: outline only, transparent inside."""
-    c = blank_card(art, 0)
-    s = _index(art, "slot")
-    edge = _index(art, "edge")
-    for row in c.px:
-        for x, v in enumerate(row):
-            if v == edge:
-                row[x] = s
-    return c
+def cards(art, size):
+    """The TILES card images of one size, in sheet order."""
+    return [face(art, size, n) for n in range(32)] + [back(art, size)]
 
 
-def sheet(art):
-    w, h = art["size"]
-    rows = (TILES + COLUMNS - 1) // COLUMNS
-    out = Canvas(w * COLUMNS, h * rows, 0)
-    tiles = [face(art, n) for n in range(32)] + [back(art), slot(art)]
+def tiled(images, w, h):
+    """Cut equal-sized images into cells: (distinct tiles, tile 0 empty; map: a Canvas of
+    tile numbers, image n in rows n*h/TILE_H..)."""
+    if w % TILE_W or h % TILE_H:
+        raise ValueError("card size %dx%d is not a whole number of %dx%d tiles" % (w, h, TILE_W, TILE_H))
+    cols, rows = w // TILE_W, h // TILE_H
+    empty = tuple((0,) * TILE_W for _ in range(TILE_H))
+    found = {empty: 0}
+    tiles = [empty]
+    cells = Canvas(cols, rows * len(images))
+    for n, img in enumerate(images):
+        for r in range(rows):
+            for c in range(cols):
+                key = tuple(tuple(img.px[r * TILE_H + y][c * TILE_W:(c + 1) * TILE_W])
+                            for y in range(TILE_H))
+                if key not in found:
+                    found[key] = len(tiles)
+                    tiles.append(key)
+                cells.px[n * rows + r][c] = found[key]
+    if len(tiles) > 256:
+        raise ValueError("%d distinct tiles: more than an 8-bit map can name" % len(tiles))
+    return tiles, cells
+
+
+def tile_sheet(tiles):
+    rows = (len(tiles) + SHEET_COLUMNS - 1) // SHEET_COLUMNS
+    out = Canvas(TILE_W * SHEET_COLUMNS, TILE_H * rows, 0)
     for n, tile in enumerate(tiles):
-        out.paste(tile, (n % COLUMNS) * w, (n // COLUMNS) * h)
+        x, y = (n % SHEET_COLUMNS) * TILE_W, (n // SHEET_COLUMNS) * TILE_H
+        for dy, row in enumerate(tile):
+            out.px[y + dy][x:x + TILE_W] = list(row)
     return out
 
 
 def bmp(canvas, colors, bits=4):
-    """An indexed (1- or 4-bit), bottom-up, uncompressed Windows BMP."""
+    """An indexed (1-, 4- or 8-bit), bottom-up, uncompressed Windows BMP."""
     per_byte = 8 // bits
     stride = ((canvas.width * bits + 31) // 32) * 4
     pixels = bytearray()
@@ -187,9 +214,22 @@ def bmp(canvas, colors, bits=4):
     return header + info + bytes(palette) + bytes(pixels)
 
 
+GREYS = [i * 0x010101 for i in range(256)]   # the map's palette: tile n drawn as grey n
+
+
 def render(art_text):
+    """{file name: BMP bytes} for every card size in the art."""
     art = parse_art(art_text)
-    return bmp(sheet(art), [c[2] for c in art["colors"]])
+    if _index(art, "slot") != SLOT_COLOR:
+        raise ValueError("art/cards.txt: the slot colour must be colour %d" % SLOT_COLOR)
+    colors = [c[2] for c in art["colors"]]
+    out = {}
+    for size in art["cards"]:
+        name, w, h, _ = size
+        tiles, cells = tiled(cards(art, size), w, h)
+        out[name + ".bmp"] = bmp(tile_sheet(tiles), colors)
+        out[name + "-map.bmp"] = bmp(cells, GREYS, bits=8)
+    return out
 
 
 def parse_glyphs(text):
@@ -241,35 +281,72 @@ def import_bdf(path):
     return "\n".join(out)
 
 
-def preview(bmp_bytes, path, scale=4):
-    from PIL import Image  # only for looking at the result
+def card_images(sheets, name, w, h):
+    """The TILES card images of size `name` as the firmware assembles them from its tile
+    sheet and map (PIL RGBA images, transparent corners); for looking and for tests."""
+    from PIL import Image
     import io
-    img = Image.open(io.BytesIO(bmp_bytes)).convert("RGB")
-    img.resize((img.width * scale, img.height * scale), Image.NEAREST).save(path)
+    tiles = Image.open(io.BytesIO(sheets[name + ".bmp"]))
+    tiles.info["transparency"] = 0
+    tiles = tiles.convert("RGBA")
+    cells = Image.open(io.BytesIO(sheets[name + "-map.bmp"]))
+    cols, rows = w // TILE_W, h // TILE_H
+    out = []
+    for n in range(TILES):
+        img = Image.new("RGBA", (w, h))
+        for r in range(rows):
+            for c in range(cols):
+                t = cells.getpixel((c, n * rows + r))
+                tx, ty = (t % SHEET_COLUMNS) * TILE_W, (t // SHEET_COLUMNS) * TILE_H
+                img.paste(tiles.crop((tx, ty, tx + TILE_W, ty + TILE_H)), (c * TILE_W, r * TILE_H))
+        out.append(img)
+    return out
+
+
+def preview(art_text, path, scale=4):
+    """Every card of every size, enlarged, on the felt."""
+    from PIL import Image  # only for looking at the result
+    art = parse_art(art_text)
+    sheets = render(art_text)
+    width = max(w for _, w, _, _ in art["cards"]) * 17
+    height = sum(h * 2 for _, _, h, _ in art["cards"])
+    out = Image.new("RGB", (width, height), (11, 93, 42))
+    top = 0
+    for name, w, h, _ in art["cards"]:
+        for n, img in enumerate(card_images(sheets, name, w, h)):
+            out.paste(img, ((n % 17) * w, top + (n // 17) * h), img)
+        top += h * 2
+    out.resize((out.width * scale, out.height * scale), Image.NEAREST).save(path)
+
+
+def outputs():
+    """(path, bytes) of every sheet the art makes."""
+    found = [(ASSETS / name, data) for name, data in render(ART.read_text()).items()]
+    found.append((FONT_SHEET, render_font(FONT_ART.read_text(), SYMBOL_ART.read_text())))
+    return found
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if the sheet is stale")
-    ap.add_argument("--preview", help="also write an enlarged PNG here")
+    ap.add_argument("--check", action="store_true", help="fail if a sheet is stale")
+    ap.add_argument("--preview", help="also write an enlarged PNG of the cards here")
     ap.add_argument("--import-font", help="make art/font.txt from this BDF font")
     args = ap.parse_args(argv)
     if args.import_font:
         FONT_ART.write_text(import_bdf(args.import_font))
         print("wrote", FONT_ART.relative_to(ROOT))
-    outputs = ((SHEET, render(ART.read_text())),
-               (FONT_SHEET, render_font(FONT_ART.read_text(), SYMBOL_ART.read_text())))
+    found = outputs()
     if args.check:
-        stale = [p for p, data in outputs if not p.exists() or p.read_bytes() != data]
+        stale = [p for p, data in found if not p.exists() or p.read_bytes() != data]
         for p in stale:
             print("stale:", p.relative_to(ROOT), "- run python -m tools.sprites", file=sys.stderr)
         return 1 if stale else 0
-    for path, data in outputs:
+    for path, data in found:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         print("wrote", path.relative_to(ROOT), len(data), "bytes")
     if args.preview:
-        preview(outputs[0][1], args.preview)
+        preview(ART.read_text(), args.preview)
     return 0
 
 

@@ -12,12 +12,21 @@ Everything platform-specific is passed in, so the same code runs on the board
                  "no time limit" (the simulator's deterministic tests)
     power        the board's deep sleep and battery (profiles.power: woke, can_sleep,
                  deep_sleep(), has_battery, battery()), or None
+    show         draws what changed on the screen (display.refresh), or None (tests that
+                 never look)
+
+The display does not refresh on its own: each pass of the loop that changed something
+ends with one refresh, so every frame is drawn whole and the next key is read as soon
+as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, ui.Show)
+over the felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
+import displayio
+import sixtysix
 from sixtysix import store, ui
 from sixtysix.keys import RoleKeys
 from sixtysix.settings import Settings, minutes
-from sixtysix.table import Sheet
+from sixtysix.table import Sheet, Layout
 
 FRAME = 1 / 30      # seconds per animation frame; run() sleeps until the next one
 DIM_AFTER = 30      # seconds without a key before the backlight dims
@@ -61,10 +70,20 @@ class App:
             self.notice = "Settings were damaged: reset"
         self.lit = LIT
         self.set_light(LIT)
-        self.sheet = Sheet(assets + "/cards.bmp")
+        try:
+            display.auto_refresh = False
+        except (AttributeError, NotImplementedError):
+            pass    # a display that only refreshes when asked
+        self.layout = lay = Layout(self.width, self.height)
+        self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
         ui.load_font(assets + "/font.bmp")
+        self.root = displayio.Group()
+        self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
+        display.root_group = self.root
         self.screen = None
         self.name = "title"
+        self.wipe = None        # the screen being shown or hidden a few layers a frame (ui)
+        self.going = None       # the screen to open once the current one is hidden
         self.battery = None
         if power is not None and power.has_battery:
             from sixtysix.battery import Battery
@@ -76,11 +95,15 @@ class App:
         if power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
             resume = SCREENS[self.store.slept]      # woken from deep sleep: where it was
         self.open(resume)
+        while self.wipe is not None and self.wipe.step():
+            pass                        # drawn whole at power-on
+        self.wipe = None
 
     # ---- platform glue ---------------------------------------------------------
 
     def show_now(self):
-        """Get the screen out before a long computation (the computer thinking)."""
+        """Draw what changed: at the end of a frame, and before a long computation (the
+        computer thinking)."""
         if self._show is not None:
             self._show()
 
@@ -106,24 +129,39 @@ class App:
             seed = state_seed(g.match)
         return ai.make_player(level, seed=seed)
 
-    def add_gauge(self, group, x, y):
-        """A battery symbol at x, y (a screen calls this; nothing without battery sense)."""
+    def add_gauge(self, group, box):
+        """A battery symbol in the layout's box for it (x, y, w, h), at its right end (a
+        screen calls this; nothing without battery sense)."""
         if self.battery is not None:
-            self.battery.add_gauge(group, x, y)
+            self.battery.add_gauge(group, box)
 
     # ---- screens -----------------------------------------------------------------
 
     def clear(self):
-        """Drop the current screen before building the next, so both never share RAM."""
+        """Drop the current screen (already emptied) before building the next, so both
+        never share RAM."""
+        if self.screen is not None:
+            self.root.remove(self.screen.group)
         self.screen = None
         if self.battery is not None:
             self.battery.gauge = None
-        self.display.root_group = None
         gc.collect()
 
-    def set_screen(self, screen):
+    def set_screen(self, screen, wipe=True):
         self.screen = screen
-        self.display.root_group = screen.group
+        if wipe:
+            self.wipe = ui.Show(screen.group)
+            if not self.wipe.step():
+                self.wipe = None
+        self.root.append(screen.group)
+
+    def go(self, name):
+        """Leave for screen `name`: the current one goes a few layers a frame (the first
+        share now, as the key's answer), then `name` is built and comes the same way."""
+        self.going = name
+        self.wipe = ui.Clear(self.screen.group, self.width, self.height, ui.SHAPE_US + 1)
+        if not self.wipe.step():
+            self.wipe = None
 
     def title(self):
         from sixtysix.screens import Title
@@ -155,11 +193,19 @@ class App:
         if got == store.CORRUPT:
             self.store.records = []
             self.notice = NOTICES[store.CORRUPT]
-        self.title()
+        self.back_to_title()
+
+    def back_to_title(self):
+        """The title again, now (at power-on) or as any screen change goes (App.go)."""
+        if self.screen is None:
+            self.title()
+        else:
+            self.go("title")
 
     def start(self, match, level, fresh):
         from sixtysix.game import Game
         self.clear()
+        sixtysix.forget("screens", "rulestext")     # not while the cards are out
         self.name = "continue"
         self.set_screen(Game(self, match, level, fresh))
         if fresh:
@@ -265,13 +311,16 @@ class App:
                 g.notice("Battery low", "The match is saved. Charge the battery soon.")
         elif self.name == "title":
             self.notice = "Battery low: the match is saved"
-            self.title()
+            self.back_to_title()
 
     # ---- the loop ------------------------------------------------------------------------
 
     def step(self):
-        """One pass of the main loop: input, then at most one animation frame."""
-        role = self.keys.poll()
+        """One pass of the main loop: input, then at most one frame (an animation frame or
+        a share of a screen change), then one refresh of what that frame changed. Keys
+        wait in the event queue while a screen changes."""
+        changing = self.wipe is not None or self.going is not None
+        role = None if changing else self.keys.poll()
         now = self.clock()
         if role is not None:
             self.active = now
@@ -282,11 +331,20 @@ class App:
         if role is None and now < self.next_frame:
             return
         self.next_frame = now + FRAME
-        nxt = self.screen.tick(role)
-        if nxt is not None:
-            self.open(nxt)
-        elif role is None:
-            self.idle(now)
+        if self.wipe is not None:
+            if not self.wipe.step():
+                self.wipe = None
+        elif self.going is not None:        # the old screen is empty (and drawn so):
+            name = self.going               # removing it redraws nothing
+            self.going = None
+            self.open(name)
+        else:
+            nxt = self.screen.tick(role)
+            if nxt is not None:
+                self.go(nxt)
+            elif role is None:
+                self.idle(now)
+        self.show_now()
 
     def run(self, sleep):
         """Forever: a step, then sleep until the next frame is due. keypad queues the

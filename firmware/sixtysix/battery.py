@@ -42,8 +42,9 @@ class Battery:
         self.next = 0.0
         self.warned = False
 
-    def add_gauge(self, group, x, y):
-        self.gauge = Gauge(group, x, y)
+    def add_gauge(self, group, box):
+        x, y, w, h = box
+        self.gauge = Gauge(group, x + w - W - 2, y + (h - H) // 2)
         if self.charge is not None:
             self.gauge.show(self.charge)
 

@@ -1,7 +1,7 @@
 """Boxes over the table: the action menu, hints and notices, deal and match results.
 
-Each opens with `open_box`, which hangs a Group on the table and tells the game
-which function gets the buttons until the box closes (game.overlay).
+Each opens with `open_box`, which hangs a Group on the table (shown a few layers a frame)
+and tells the game which function gets the buttons until the box closes (game.overlay).
 """
 import gc
 import displayio
@@ -19,31 +19,58 @@ EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 
 
 def open_box(game, title, lines, items, handler):
-    """A framed box with a title, text lines and a menu; `handler(role)` gets the keys."""
+    """A framed box with a title, text lines and a menu; `handler(role)` gets the keys.
+
+    The box is built as horizontal bands, one a line of text (its piece of frame and
+    inside, and its text) and one a menu row, with the menu (its bar and labels) over
+    them: it appears a band or two a frame and leaves the same way, so no refresh draws
+    the whole box."""
     lay = game.lay
-    w = min(lay.w - 16, 216)
+    w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
     h = 8 + (ui.LINE_H + 1) * (len(lines) + 1) + row * len(items)
     h = min(h, lay.h - 4)
     x = (lay.w - w) // 2
-    y = max(2, (lay.h - h) // 2 - (10 if lay.tall else 0))
+    y = max(2, (lay.h - h) // 2 - lay.box[1])
     chars = (w - 12) // ui.CHAR_W
+    texts = [(title, ui.GOLD)] + [(s, ui.WHITE) for s in lines]
+    menu_y = y + 5 + len(texts) * (ui.LINE_H + 1)
+    cuts = [y + 4 + i * (ui.LINE_H + 1) for i in range(1, len(texts))]
+    cuts += [menu_y + i * row for i in range(len(items))]
+    cuts = [c for c in cuts if y < c < y + h] + [y + h]
     g = displayio.Group()
-    g.append(ui.rect(x, y, w, h, ui.GOLD))
-    g.append(ui.rect(x + 2, y + 2, w - 4, h - 4, ui.FELT_DARK))
-    g.append(ui.text(ui.fit(title, chars), x + 6, y + 4, ui.GOLD).view)
-    ty = y + 4 + ui.LINE_H + 1
-    for s in lines:
-        g.append(ui.text(ui.fit(s, chars), x + 6, ty, ui.WHITE).view)
-        ty += ui.LINE_H + 1
-    menu = ui.ListWidget(g, items, x + 4, ty + 1, w - 8, row)
-    game.group.append(g)
+    top = y
+    for bottom in cuts:
+        band = displayio.Group()
+        band.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
+        band.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
+        inner_top, inner_bottom = max(top, y + 2), min(bottom, y + h - 2)
+        if inner_bottom > inner_top:
+            band.append(ui.rect(x + 2, inner_top, w - 4, inner_bottom - inner_top, ui.FELT_DARK))
+        if top < y + 2:
+            band.append(ui.rect(x + 2, y, w - 4, 2, ui.GOLD))
+        if bottom > y + h - 2:
+            band.append(ui.rect(x + 2, y + h - 2, w - 4, 2, ui.GOLD))
+        for i, (s, color) in enumerate(texts):
+            ty = y + 4 + i * (ui.LINE_H + 1)
+            if top <= ty < bottom:
+                band.append(ui.text(ui.fit(s, chars), x + 6, ty, color).view)
+        g.append(band)
+        top = bottom
+    menu_group = displayio.Group()
+    menu = ui.ListWidget(menu_group, items, x + 4, menu_y, w - 8, row)
+    g.append(menu_group)
+    game.show_box(g)
     game.overlay = (g, menu, handler)
+
+
+def box_width(lay):
+    return min(lay.w - 16, lay.box[0])
 
 
 def notice(game, title, text):
     """A wrapped message; any button closes it."""
-    w = min(game.lay.w - 16, 216)
+    w = box_width(game.lay)
 
     def close(role):
         game.close_overlay()
@@ -107,7 +134,7 @@ def action_menu(game):
         if a == "hint":
             hint(game)
         elif a != "back":
-            game.act(a, me)
+            game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None
 
     open_box(game, "Your move", [], labels, chosen)
@@ -173,7 +200,7 @@ def deal_result(game):
         if m.over:
             match_result(game)
         else:
-            game.next_deal()
+            game.table.call(game.next_deal)     # once the box is gone
         return None
 
     open_box(game, title, lines, ["Match result" if m.over else "Next deal"], done)

@@ -16,7 +16,7 @@ from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES, marriage_points
 from sixtysix import dialogs, ui
 from sixtysix.dialogs import HUMAN
-from sixtysix.table import Table, FRAMES, PAUSE
+from sixtysix.table import Table, PAUSE
 
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.5}   # seconds the computer may think
 NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
@@ -71,7 +71,7 @@ def on_table(d):
 
 
 class Game:
-    """One match on screen. `app` gives: sheet, width, height, settings, save(), clocks."""
+    """One match on screen. `app` gives: sheet, layout, settings, log_action(), log_deal(), clocks."""
 
     def __init__(self, app, match, level, fresh_deal=True):
         self.app = app
@@ -80,19 +80,22 @@ class Game:
         self.team = match.rules.game in TEAM_GAMES
         self.n = match.players()
         self.names = NAMES[self.n]
-        self.table = Table(app.sheet, app.width, app.height, cards.pack(match.rules.ranks),
+        self.table = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
                            self.n, self.team)
-        self.table.trump_slot.hidden = self.team      # the turn-up's place: two-handed deals only
+        ui.set_hidden(self.table.trump_slot, self.team)   # the turn-up's place: two-handed deals only
         self.group = self.table.group
         self.lay = self.table.lay
         self.cursor = 0
         self.bid_choice = 0
-        self.overlay = None        # (group, ListWidget or None, handler)
+        self.overlay = None        # (group, ListWidget, handler)
+        self.wipes = []            # boxes coming (ui.Show, None) or going (ui.Clear, the box)
+        self.pending = None        # a key pressed while cards moved, answered after them
+        self.shown_last = None     # the last trick (lead, reply, winner) on show, if shown
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
-        lay = self.lay
-        app.add_gauge(self.group, lay.w - 16, lay.panel[1] + 5 * ui.LINE_H + 1)
+        app.add_gauge(self.group, self.lay.battery)
+        self.refresh_texts()       # before the screen shows: drawn with it, within its frames
         self.show(deal_in=fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
@@ -181,25 +184,60 @@ class Game:
             x, y = lay.hand_xy(i, len(hand))
             if mine and i == self.cursor:
                 y -= lay.raise_px
-            out.append((c, (x, y), True, not (legal >> c & 1), lay.talon))
+            out.append((c, (x, y), not (legal >> c & 1), lay.talon))
             placed |= 1 << c
         slots = lay.places[self.n]
         for seat, c in (trick if trick is not None else on_table(d)):
             p = self.place(seat)
             via = lay.cpu_from if self.n == 2 and p == 2 else lay.offscreen(p)  # tall: its backs
-            out.append((c, slots[p], True, False, None if trick else via))
+            out.append((c, slots[p], False, None if trick else via))
             placed |= 1 << c
         turn_up = getattr(d, "trump_card", -1)
-        if turn_up >= 0 and not placed >> turn_up & 1:
-            out.append((turn_up, lay.trump, d.closed < 0, False, None))
+        if turn_up >= 0 and not placed >> turn_up & 1 and d.closed < 0:
+            out.append((turn_up, lay.trump, False, None))      # (closed: a back shows)
             placed |= 1 << turn_up
+        piles = self.table.piles
+        if trick is None:
+            self.shown_last = self.last_trick()
+        last = self.shown_last          # (while a finished trick shows, the one before stays)
+        if last:
+            x, y, dx, dy = lay.last[:4]
+            for i in range(2):
+                out.append((last[i], (x + i * dx, y + i * dy), False, None))
+                placed |= 1 << last[i]
         for c in range(32):
             if self.table.cards[c] is not None and not placed >> c & 1:
-                out.append((c, None, True, False, collect_to))
+                via = collect_to
+                for seat in range(len(d.hands)):        # won cards go onto their pile
+                    pile = piles[self.place(seat)]
+                    if pile is not None and d.won[seat] >> c & 1:
+                        via = (pile[1].x, pile[1].y)
+                out.append((c, None, False, via))
         if deal_in:
-            out = [(c, xy, f, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
-                   for c, xy, f, dm, _ in out]
+            out = [(c, xy, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)
+                   for c, xy, dm, _ in out]
         return out
+
+    def last_trick(self):
+        """(lead, reply, winner seat) of the last trick where the layout shows it, else None."""
+        if self.table.last_label is None:
+            return None
+        return getattr(self.match.deal, "last_trick", None)
+
+    def dealing(self):
+        """The deal as steps: the hand comes in packets of three (as the rules deal it),
+        each flying from the talon as one card that then fans out into three. One card
+        in flight costs a frame what one card costs, however many it stands for."""
+        final = self.targets(deal_in=True)
+        talon = self.lay.talon
+        hand = [t for t in final if t[3] == talon]
+        steps = [[t for t in final if t[3] != talon]]
+        for k in range(0, len(hand), 3):
+            packet = hand[k:k + 3]
+            mid = packet[len(packet) // 2]
+            steps[-1].append(mid)
+            steps.append([(c, xy, dim, mid[1]) for c, xy, dim, _ in packet if c != mid[0]])
+        return steps
 
     def panel(self):
         d = self.match.deal
@@ -233,13 +271,25 @@ class Game:
         turn_up = 1 if d.trump_card >= 0 else 0
         s = "closed" if d.closed >= 0 else ("talon " + str(d.talon_left) if d.talon_left else "")
         backs = cards.count(d.hands[1 - self.me()]) if self.n == 2 else 0
-        self.table.set_talon(d.talon_left - turn_up if d.closed < 0 else 1, s, backs)
+        self.table.set_talon(d.talon_left - turn_up if d.closed < 0 else 1, s, backs,
+                             turn_up and d.closed >= 0)
+        if self.n == 2:
+            counts = [0] * 4
+            for seat in range(2):
+                counts[self.place(seat)] = d.tricks[seat]
+            last = self.last_trick()
+            self.table.set_piles(counts, "Last trick: " + self.who(last[2]) if last else "")
 
     def show(self, deal_in=False):
-        """Lay out the current state (animated deal for a fresh deal)."""
-        self.refresh_texts()
+        """Lay out the current state (animated deal for a fresh deal: its new texts come
+        in a frame of their own, after the frame that dealt)."""
         if deal_in:
-            self.table.goto(self.targets(deal_in=True), FRAMES + 2)
+            self.table.call(self.refresh_texts)
+        else:
+            self.refresh_texts()
+        if deal_in:
+            for step in self.dealing():
+                self.table.goto(step, self.lay.frames[1])
         else:
             self.table.goto(self.targets(), 0)
         if self.team:
@@ -272,18 +322,34 @@ class Game:
 
     # ---- moving on -----------------------------------------------------------------------
 
-    def busy(self):
-        """True while cards move (the app's idle time starts when they stop)."""
-        return self.table.busy()
-
     def tick(self, role):
-        """One frame. Returns "title" to leave the table."""
+        """One frame. Returns "title" to leave the table.
+
+        A key pressed while cards move or a box comes or goes waits in `pending`, and
+        the animation hurries. The frame that answers a key shows what needs no frames
+        (texts, the cursor) and its animation starts in the next: the answer's Python
+        (the rules, the new places) is that frame's work."""
         t = self.table
+        if role is not None and (self.wipes or t.busy()):
+            self.pending = role
+            t.hurry()
+            role = None
+        if self.wipes:
+            self.wipe_frame()
+            return None
         if t.busy():
-            if role is None:
-                t.tick()
-                return None
-            t.finish()
+            t.tick()
+            return None
+        if role is None:
+            role, self.pending = self.pending, None
+        nxt = self.react(role)
+        if t.busy() and not self.wipes:
+            t.tick(0)      # what needs no frames (the cursor); the frame is the answer's Python
+        return nxt
+
+    def react(self, role):
+        """Whatever is next once nothing moves: the box's answer, the result, the
+        computer's move, or the human's key."""
         if self.overlay is not None:
             return self.overlay[2](role) if role else None
         d = self.match.deal
@@ -304,6 +370,11 @@ class Game:
         if role is not None:
             return self.human(role)
         return None
+
+    def busy(self):
+        """True while anything is still to be drawn before the game waits for a key (the
+        app's idle time starts when nothing is)."""
+        return bool(self.wipes) or self.table.busy() or self.pending is not None
 
     def human(self, role):
         if self.bidding():
@@ -376,7 +447,9 @@ class Game:
         elif d.ended and d.result[2] == "wrong-declaration":
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
-        frames = FRAMES // 2 if self.watching() else FRAMES
+        frames = self.lay.frames[0]
+        if self.watching():
+            frames //= 2
         if sum(d.tricks) > tricks:
             # a trick was completed: show it, then sweep it to the winner
             self.table.goto(self.targets(trick=before + [(seat, action & 31)]), frames)
@@ -451,11 +524,35 @@ class Game:
 
     # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
+    def show_box(self, g):
+        """Hang box g on the table; its bands appear over the next few frames."""
+        self.wipes.append((ui.Show(g), None))
+        self.group.append(g)
+
     def close_overlay(self):
+        """Take the box off, a band or two a frame."""
         if self.overlay is not None:
-            self.group.remove(self.overlay[0])
+            g = self.overlay[0]
             self.overlay = None
+            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, ui.TILE_US + ui.SHAPE_US), g))
+
+    def wipe_frame(self):
+        """One frame of the first box coming or going. A box that has gone is taken off
+        the table a frame later: its parts' last removals must be drawn first, or
+        displayio would join them all into one rectangle."""
+        wipe, gone = self.wipes[0]
+        if wipe is None:
+            self.group.remove(gone)              # empty and drawn: redraws nothing
+            self.wipes.pop(0)
             gc.collect()
+            if not self.wipes:
+                return
+            wipe, gone = self.wipes[0]
+        if not wipe.step():
+            if gone is None:
+                self.wipes.pop(0)
+            else:
+                self.wipes[0] = (None, gone)
 
     def action_menu(self):
         dialogs.action_menu(self)

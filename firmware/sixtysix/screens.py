@@ -3,23 +3,29 @@
 Each screen has a `group` to show and `tick(role)`, which returns the name of
 the next screen ("title", "new", "continue", "settings", "stats", "rules") or None.
 """
+import displayio
 from sixtysix import ui
 from sixtysix.settings import CHOICES, STATS
 
 
 def _screen(app, title):
-    return ui.backdrop(app.width, app.height, title)
+    """A screen's group (over the app's felt) with its heading."""
+    g = displayio.Group()
+    x, y, scale = app.layout.heading
+    g.append(ui.text(title, x, y, ui.GOLD, scale).view)
+    return g
 
 
 class Title:
     def __init__(self, app):
         self.app = app
         self.group = g = _screen(app, "Sixty-Six")
-        tall = app.height >= 200
+        lay = app.layout
         # a small fan of cards: the ace and ten of trumps, the marriage
-        x0 = app.width - 100
+        x0, y0, dx, dy = lay.fan
         for i, c in enumerate((18, 17, 16, 19)):
-            g.append(app.sheet.tile(c, x0 + i * 18, 8 + (i % 2) * 3 + (40 if tall else 0)))
+            g.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
+        app.sheet.done()
         # what the log says; the engine is loaded (and the match checked) after this
         self.can_continue = app.store.in_progress()
         notice = app.notice
@@ -32,13 +38,14 @@ class Title:
                             ("Statistics", "stats"), ("Rules", "rules")):
             items.append(label)
             self.names.append(name)
-        y = 40 if not tall else 64
-        self.menu = ui.ListWidget(g, items, 6, y, 110, 15)
+        x, y, w, row = lay.menu
+        self.menu = ui.ListWidget(g, items, x, y, w, row)
         self.notice_text = notice
         if notice:
-            g.append(ui.text(ui.fit(notice, 39), 4, app.height - 14, ui.RED).view)
+            g.append(ui.text(ui.fit(notice, (app.width - 8) // ui.CHAR_W), 4, app.height - 14,
+                             ui.RED).view)
         app.notice = ""
-        app.add_gauge(g, app.width - 18, 2)
+        app.add_gauge(g, lay.title_battery)
 
     def tick(self, role):
         if role is None:
@@ -52,10 +59,17 @@ class SettingsScreen:
         self.app = app
         self.group = g = _screen(app, "Settings")
         s = app.settings
-        items = [self.line(i) for i in range(len(CHOICES))] + ["Back"]
-        row = 13 if app.height < 200 else 18
-        self.menu = ui.ListWidget(g, items, 6, 27, app.width - 12, row)
-        g.append(ui.text("OK changes, menu goes back", 6, app.height - 13, ui.SOFT).view)
+        lay = app.layout
+        items = [self.line(i) for i in range(len(CHOICES))]
+        longest = [len(title) + 2 + max(len(v) for v in values) for _, title, values in CHOICES]
+        hx, hy = lay.settings_hint
+        bottom = hy if hy > lay.body_y else app.height
+        if lay.body_y + (len(items) + 1) * lay.settings_row <= bottom:
+            items.append("Back")            # where it fits (the menu key goes back anyway)
+            longest.append(4)
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
+                                  longest=longest)
+        g.append(ui.text("OK: change, menu: back", hx, hy, ui.SOFT).view)
         self.dirty = False
         self.s = s
 
@@ -99,10 +113,11 @@ class TextScreen:
         self.pages = pages
         self.page = 0
         self.group = g = _screen(app, title)
-        self.rows = (app.height - 42) // ui.LINE_H
+        top = app.layout.body_y + 1
+        self.rows = (app.height - top - 14) // ui.LINE_H
         self.labels = []
         for i in range(self.rows):
-            lab = ui.text("", 6, 28 + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
+            lab = ui.text("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
             g.append(lab.view)
             self.labels.append(lab)
         self.footer = ui.text("", 6, app.height - 13, ui.SOFT, 1, 38)

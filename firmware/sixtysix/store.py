@@ -335,9 +335,21 @@ class Store:
         if self.blank:
             self.nvm[0:n] = data
         else:
-            self.nvm[0:self.area] = bytes(data) + b"\xff" * (self.area - n)
+            self.nvm[0:self.area] = erased(data, self.area)
         self.end = n
         self.blank = False
         self.dirty = False
         self.counted = []
         return True
+
+
+def erased(data, size):
+    """data followed by erased bytes (0xFF) up to size, built in one buffer: the rewrite
+    comes when a match holds the heap, so no second 4 KB copy."""
+    out = bytearray(size)
+    ff = b"\xff" * 64
+    for i in range(len(data), size, 64):
+        k = min(64, size - i)
+        out[i:i + k] = ff if k == 64 else ff[:k]
+    out[0:len(data)] = data
+    return out

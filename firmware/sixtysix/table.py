@@ -1,20 +1,23 @@
 """The card table: one TileGrid per card that moves between hand, trick and talon.
 
-Every card of the pack owns a TileGrid from the sprite sheet (tile n = card n),
-so drawing a state is just "put each card where it belongs"; moving a card is
-animated by changing its x/y a few pixels per frame, which makes displayio
-redraw only two small rectangles per frame. `goto(places, 0)` jumps to a
-state, `goto(places)` queues an animated step, `tick()` plays one frame.
+Every card of the pack owns a TileGrid showing its face (backs are TileGrids of their
+own: talon, the closed trump, the computer's hand, piles), so drawing a state is "put
+each card where it belongs". `goto(targets, 0)` jumps to a state, `goto(targets, n)`
+queues a step animated over n frames, `tick()` plays one frame.
+
+What a frame costs on the board is what displayio redraws: each moving card dirties the
+rectangle it leaves and the one it enters (tools/devicecost.py turns that into time).
+So a step does not move every card at once: its moves start one after another as the
+frame's budget (ui.FRAME_US) allows, long flights first, and a short move
+(a card closing a gap in the hand: from the gap outwards) goes a card's step a frame.
 """
 import displayio
-from sixtysix import ui
+import sixtysix
+from sixtysix import bmp, ui
 
-CARD_W = 32
-CARD_H = 44
-BACK = 32
-SLOT = 33
-COLUMNS = 17
-FRAMES = 6          # frames per card move
+BACK = 32           # card images on a sheet: 0-31 faces, then the back
+IMAGES = 33
+SLOT_COLOR = 7      # the sheet's palette entry for an empty place's outline (tools/sprites.py)
 PAUSE = 14          # frames a finished trick stays on the table
 
 
@@ -25,110 +28,140 @@ def _dimmed(color):
 
 
 class Sheet:
-    """The sprite sheet on flash (OnDiskBitmap: no RAM for pixels) and its palettes."""
+    """The cards of one size in RAM: tiles and their palettes (normal and dimmed), plus,
+    while a screen is being built, the map saying which tiles make each card
+    (tools/sprites.py). The map is read from flash for each screen and dropped after
+    (`done`), since a card never changes what it shows."""
 
-    def __init__(self, path):
-        self.bitmap = displayio.OnDiskBitmap(path)
-        self.palette = self.bitmap.pixel_shader
+    def __init__(self, assets, name, card_w, card_h):
+        self.bitmap, self.palette = bmp.load(assets + "/" + name + ".bmp")
         self.palette.make_transparent(0)
+        self.map_path = assets + "/" + name + "-map.bmp"
+        self.cells = None
+        self.w = card_w
+        self.h = card_h
         n = len(self.palette)
         self.dim = displayio.Palette(n)
         for i in range(n):
             self.dim[i] = _dimmed(self.palette[i])
         self.dim.make_transparent(0)
 
-    def tile(self, index, x=0, y=0):
-        t = displayio.TileGrid(self.bitmap, pixel_shader=self.palette, width=1, height=1,
-                               tile_width=CARD_W, tile_height=CARD_H, x=x, y=y)
-        t[0] = index
+    def tile(self, image, x=0, y=0):
+        """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
+        if self.cells is None:
+            self.cells = bmp.load(self.map_path, False)[0]
+        cells = self.cells
+        cols = cells.width
+        rows = cells.height // IMAGES
+        t = displayio.TileGrid(self.bitmap, pixel_shader=self.palette, width=cols,
+                               height=rows, tile_width=self.w // cols,
+                               tile_height=self.h // rows, x=x, y=y)
+        n = cols * rows
+        base = image * n
+        for i in range(n):
+            t[i] = cells[base + i]
         return t
+
+    def done(self):
+        """The screen's cards are made: let the map go."""
+        self.cells = None
 
 
 class Layout:
-    """Where things go on a WIDTH x HEIGHT screen (240x135 compact, 240x240 tall)."""
+    """The screen's description (sixtysix.layouts) as attributes, and the hand's arithmetic."""
 
     def __init__(self, width, height):
         self.w = width
         self.h = height
-        self.tall = height >= 200
-        if self.tall:
-            self.hand_y = height - CARD_H - 8
-            self.raise_px = 8
-            self.stride = 38
-            self.trump = (10, 90)
-            self.talon = (30, 86)
-            self.talon_text = (10, 138)
-            self.cpu_trick = (96, 78)
-            self.my_trick = (138, 96)
-            self.cpu_from = (40, 8)
-            self.cpu_hand = (6, 8, 20)          # x, y, stride of the computer's backs
-            self.panel = (150, 8)
-            self.msg = (4, 160)
-            self.msg_chars = 39
-            # trick cards by place (bottom = you, left, top, right) for 3 and 4 players
-            self.places = {3: ((112, 110), (80, 70), None, (144, 70)),
-                           4: ((104, 112), (60, 86), (104, 60), (148, 86))}
-        else:
-            self.hand_y = height - CARD_H - 2
-            self.raise_px = 6
-            self.stride = 34
-            self.trump = (3, 18)
-            self.talon = (21, 14)
-            self.talon_text = (2, 2)
-            self.cpu_trick = (76, 4)
-            self.my_trick = (112, 14)
-            self.cpu_from = (width // 2 - CARD_W // 2, -CARD_H)
-            self.cpu_hand = None
-            self.panel = (152, 2)
-            self.msg = (2, 70)
-            self.msg_chars = 39
-            # a tilted diamond: no card ever covers another's corner index
-            self.places = {3: ((86, 24), (54, 2), None, (118, 2)),
-                           4: ((80, 26), (10, 14), (50, 0), (116, 14))}
+        from sixtysix import layouts
+        d = layouts.for_screen(width, height)
+        sixtysix.forget("layouts")                 # read once, at power-on
+        for key in d:
+            setattr(self, key, d[key])
+        self.cw, self.ch = self.card
+        self.places = dict(self.places)
         self.places[2] = (self.my_trick, None, self.cpu_trick, None)
 
     def hand_xy(self, i, n):
-        """Card i of n in the hand; more cards than fit side by side overlap (8 or 12)."""
+        """Card i of n in the hand, centred between hand_x; more cards than fit overlap."""
+        left, right = self.hand_x
         stride = self.stride
         if n > 1:
-            stride = min(stride, (self.w - 4 - CARD_W) // (n - 1))
-        left = (self.w - (n - 1) * stride - CARD_W) // 2
-        return left + i * stride, self.hand_y
+            stride = min(stride, (right - left - self.cw) // (n - 1))
+        x0 = left + (right - left - (n - 1) * stride - self.cw) // 2
+        return x0 + i * stride, self.hand_y
 
     def offscreen(self, place):
         """Where a card enters from or leaves towards the player at `place`."""
         if place == 0:
-            return (self.w // 2 - CARD_W // 2, self.h)
+            return (self.w // 2 - self.cw // 2, self.h)
         if place == 2:
-            return (self.w // 2 - CARD_W // 2, -CARD_H)
-        x = -CARD_W if place == 1 else self.w
+            return (self.w // 2 - self.cw // 2, -self.ch)
+        x = -self.cw if place == 1 else self.w
         return (x, 10)
 
 
+OFF = -2000         # hidden cards wait here: off the screen, where redrawing costs nothing
+
+
+class Move:
+    """Card c's way from (x0, y0) to (x1, y1) over `frames` frames; it shows (dimmed or
+    not) at (x0, y0) when the move starts, and hides at the end if it is `leaving`. A card
+    that only changes its look is a one-frame move that stays where it is."""
+
+    def __init__(self, c, x0, y0, x1, y1, dim, leaving, frames, flight, cost):
+        self.c = c
+        self.x0, self.y0, self.x1, self.y1 = x0, y0, x1, y1
+        self.dim = dim
+        self.leaving = leaving
+        self.frames = frames
+        self.frame = 0
+        self.flight = flight    # across the table (over other cards), not a short shift
+        self.cost = cost        # us of drawing a frame (what it leaves and enters)
+
+
 class Table:
-    def __init__(self, sheet, width, height, pack_mask, players=2, seat_labels=False):
+    def __init__(self, sheet, lay, pack_mask, players=2, seat_labels=False):
         self.sheet = sheet
-        self.lay = lay = Layout(width, height)
-        self.group = displayio.Group()
-        self.group.append(ui.rect(0, 0, width, height, ui.FELT))
-        g = self.group
-        self.trump_slot = sheet.tile(SLOT, *lay.trump)
+        self.lay = lay
+        self.group = g = displayio.Group()     # over the app's felt
+        # empty places are outlines, not sheet tiles: nothing but a line to redraw when a
+        # card passes over them
+        slot = sheet.palette[SLOT_COLOR]
+        self.trump_slot = ui.outline(lay.trump[0], lay.trump[1], lay.cw, lay.ch, slot)
         g.append(self.trump_slot)
+        self.trump_back = sheet.tile(BACK, *lay.trump)      # the turn-up once closed
+        self.trump_back.hidden = True
+        g.append(self.trump_back)
         for xy in lay.places[players]:
             if xy is not None:
-                g.append(sheet.tile(SLOT, *xy))
+                g.append(ui.outline(xy[0], xy[1], lay.cw, lay.ch, slot))
         self.talon = sheet.tile(BACK, *lay.talon)
         g.append(self.talon)
         self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
         g.append(self.talon_label.view)
         self.backs = []
-        if lay.cpu_hand:
+        if lay.cpu_hand and players == 2:
             x, y, step = lay.cpu_hand
             for i in range(6):
                 t = sheet.tile(BACK, x + i * step, y)
                 t.hidden = True
                 self.backs.append(t)
                 g.append(t)
+        # won tricks as face-down piles by place, and the last trick face up (two-handed)
+        self.piles = [None] * 4
+        self.last_label = None
+        if players == 2 and lay.piles:
+            for place in lay.piles:
+                x, y = lay.piles[place]
+                pile = (sheet.tile(BACK, x, y), sheet.tile(BACK, x + 3, y + 3))
+                for t in pile:
+                    t.hidden = True
+                    g.append(t)
+                self.piles[place] = pile
+        if players == 2 and lay.last:
+            self.last_label = ui.text("", lay.last[4], lay.last[5], ui.SOFT, 1, 15)
+            g.append(self.last_label.view)
         # a short word in each seat's trick place (its bid while bidding)
         self.seat_labels = [None] * 4
         if seat_labels:
@@ -138,42 +171,47 @@ class Table:
                     self.seat_labels[p] = lab
                     g.append(lab.view)
         px, py = lay.panel
-        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, 14) for i in range(5)]
+        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, lay.panel_chars)
+                      for i in range(5)]
         for lab in self.panel:
             g.append(lab.view)
         self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
         g.append(self.msg.view)
-        # cards[c] is card c's TileGrid (None if c is not in this pack); place[c] its
-        # spot on the table, or None while hidden
-        self.pack_mask = pack_mask
+        # cards[c] is card c's TileGrid (None if c is not in this pack), place[c] its spot
+        # on the table or None while hidden
         self.cards = [None] * 32
         self.place = [None] * 32
         for c in range(32):
             if pack_mask >> c & 1:
-                t = sheet.tile(c)
+                t = sheet.tile(c, OFF, OFF)
                 t.hidden = True
                 self.cards[c] = t
                 g.append(t)
+        sheet.done()
         self.queue = []
-        self.moves = None
-        self.frame = 0
+        self.looks = []         # (TileGrid, hide it?, park it off the screen?) to do
+        self.moves = None       # the step in progress: moves running
+        self.waiting = None     # ... and moves still to start
+        self.hurrying = False
 
     # ---- immediate changes -------------------------------------------------------
 
     def to_front(self, t):
-        self.group.remove(t)
-        self.group.append(t)
+        g = self.group
+        if g[len(g) - 1] is not t:
+            g.remove(t)
+            g.append(t)
 
-    def set_card(self, c, xy, face=True, dim=False):
+    def set_card(self, c, xy, dim=False):
         """Put card c at xy (or hide it with None) at once."""
         t = self.cards[c]
         self.place[c] = xy
+        self.look(t, t.hidden)                    # (drops a look still to come)
         if xy is None:
             t.hidden = True
-            return
-        idx = c if face else BACK
-        if t[0] != idx:
-            t[0] = idx
+            xy = (OFF, OFF)                       # so showing it later redraws nothing here
+        else:
+            ui.set_hidden(t, False)
         shader = self.sheet.dim if dim else self.sheet.palette
         if t.pixel_shader is not shader:
             t.pixel_shader = shader
@@ -181,17 +219,35 @@ class Table:
             t.x = xy[0]
         if t.y != xy[1]:
             t.y = xy[1]
-        if t.hidden:
-            t.hidden = False
 
-    def set_talon(self, backs, label, cpu_cards):
-        """Talon (or widow) back and its label; the computer's backs on tall screens."""
-        self.talon.hidden = backs <= 0
+    def set_talon(self, backs, label, cpu_cards, trump_down=False):
+        """Talon (or widow) back and its label, the turn-up face down (closed talon); the
+        computer's backs where they show."""
+        self.look(self.talon, backs <= 0)
+        self.look(self.trump_back, not trump_down)
         ui.set_text(self.talon_label, label)
         for i, t in enumerate(self.backs):
-            hide = i >= cpu_cards
-            if t.hidden != hide:
-                t.hidden = hide
+            self.look(t, i >= cpu_cards)
+
+    def set_piles(self, counts, last_words):
+        """Show each place's pile as big as its won tricks (counts by place): one back,
+        two from the second trick on."""
+        for place, pile in enumerate(self.piles):
+            if pile is not None:
+                for i, t in enumerate(pile):
+                    self.look(t, counts[place] <= i)
+        if self.last_label is not None:
+            ui.set_text(self.last_label, last_words)
+
+    def look(self, t, hide, park=False):
+        """Show or hide t from the next frame on, within the frames' budget (a deal's
+        fresh backs appear a few a frame)."""
+        for i, (u, _, _) in enumerate(self.looks):
+            if u is t:
+                self.looks.pop(i)
+                break
+        if t.hidden != hide or park:
+            self.looks.append((t, hide, park))
 
     def set_panel(self, lines):
         for i, lab in enumerate(self.panel):
@@ -202,8 +258,9 @@ class Table:
 
     # ---- animation -------------------------------------------------------------------
 
-    def goto(self, targets, frames=FRAMES):
-        """Queue one animated step: a list of (card, to_xy, face, dim, via).
+    def goto(self, targets, frames):
+        """Queue one animated step: a list of (card, to_xy, dim, via) over `frames` frames
+        (a flight's; shorter moves take fewer).
 
         A card not on the table yet flies in from `via` (or appears at to_xy when via
         is None); to_xy None sends a card off towards `via` and hides it there.
@@ -218,64 +275,147 @@ class Table:
         self.queue.append((fn, 0))
 
     def busy(self):
-        return self.moves is not None or bool(self.queue)
+        return self.moves is not None or bool(self.queue) or bool(self.looks)
+
+    def hurry(self):
+        """A key was pressed: play what is queued quickly (pauses skipped, each move in
+        one frame), still within each frame's pixel budget."""
+        self.hurrying = True
 
     def _start(self):
         targets, frames = self.queue.pop(0)
         if callable(targets):
             targets()
             return
+        if not targets:                            # a pause
+            if frames and not self.hurrying:
+                self.moves = []
+                self.waiting = [None] * frames     # empty frames
+            return
+        cw, ch = self.lay.cw, self.lay.ch
         moves = []
-        for c, to_xy, face, dim, via in targets:
+        for c, to_xy, dim, via in targets:
             t = self.cards[c]
+            here = self.place[c]
             if to_xy is None:                      # leave the table, towards `via`
-                if self.place[c] is None:
+                if here is None:
                     continue
-                start = (t.x, t.y)
                 self.place[c] = None
-                end = via
+                if via is None or not frames:
+                    self.look(t, True, True)
+                    continue
+                start, end = (t.x, t.y), via
             else:
-                if self.place[c] is not None:
-                    start = (t.x, t.y)
-                else:
-                    start = via if via is not None else to_xy
-                self.set_card(c, start, face, dim)
                 self.place[c] = to_xy
+                start = (t.x, t.y) if here is not None else (via if via is not None else to_xy)
                 end = to_xy
-            if end is not None and end != start and frames:
-                self.to_front(t)
-                moves.append((t, start[0], start[1], end[0], end[1], to_xy is None))
-            elif to_xy is None:
-                t.hidden = True
-            else:
-                self.set_card(c, end, face, dim)
-        if not moves and targets:
-            return                                 # nothing moves: no need to wait
-        self.moves = moves
-        self.frames = frames
-        self.frame = 0
+                shader = self.sheet.dim if dim else self.sheet.palette
+                if not frames or end == start and here is not None and t.pixel_shader is shader:
+                    self.set_card(c, end, dim)     # at once (or nothing changes)
+                    continue
+            dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
+            flight = dx + dy >= ch
+            # a short move (the hand closing up, a dealt packet fanning out) goes a card's
+            # step (the layout's stride) a frame: fewer pixels than two half steps
+            stride = self.lay.stride
+            n = frames if flight else max(1, min(frames, (dx + dy + stride - 1) // stride))
+            moves.append(Move(c, start[0], start[1], end[0], end[1], dim, to_xy is None, n, flight, 0))
+        if moves:
+            # flights first (in the order given: a dealt hand arrives left to right),
+            # then the short moves and new looks, nearest the first flight's start first:
+            # a hand closes up over the gap a played card left from the gap outwards
+            flights = [m for m in moves if m.flight]
+            gap = (flights[0].x0, flights[0].y0) if flights else None
+            short = [m for m in moves if not m.flight]
+            if gap is not None:
+                short.sort(key=lambda m: abs(m.x0 - gap[0]) + abs(m.y0 - gap[1]))
+            for m in moves:
+                m.cost = self.move_cost(m, gap)
+            self.moves = []
+            self.waiting = flights + short
 
-    def tick(self):
-        """Play one frame; True while anything is still to come."""
-        if self.moves is None:
-            if not self.queue:
-                return False
+    def move_cost(self, m, gap):
+        """Microseconds a frame of move m draws: the card where it arrives and what it
+        uncovers (one rectangle around both while that is small, else the two places
+        apart). A flight uncovers felt; so does a card closing up towards a gap (its
+        neighbour on the far side moves after it), any other short move its neighbours."""
+        cw, ch = self.lay.cw, self.lay.ch
+        card = cw * ch
+        dx, dy = m.x1 - m.x0, m.y1 - m.y0
+        step = min((cw + abs(dx) // m.frames + 1) * (ch + abs(dy) // m.frames + 1), 2 * card)
+        felt = m.flight or gap is not None and (gap[0] - m.x0) * dx > 0
+        return card * ui.TILE_US + (step - card) * (ui.SHAPE_US if felt else ui.TILE_US)
+
+    def tick(self, budget=ui.FRAME_US):
+        """Play one frame within `budget` (us of drawing: a whole frame's always lets
+        something happen; 0 starts nothing new, only what needs no frames); True while
+        anything is still to come."""
+        queue = self.queue
+        if self.moves is None and queue and callable(queue[0][0]):
+            self._start()           # its Python (a new deal, an action) is the frame's work
+            return self.busy()
+        while self.moves is None and queue and not callable(queue[0][0]):
             self._start()
-            if self.moves is None:
-                return bool(self.queue)
-        self.frame += 1
-        f, n = self.frame, self.frames
-        for t, x0, y0, x1, y1, _ in self.moves:
-            t.x = x0 + (x1 - x0) * f // n
-            t.y = y0 + (y1 - y0) * f // n
-        if f >= n:
-            for t, _, _, _, _, leaving in self.moves:
-                if leaving:
-                    t.hidden = True
-            self.moves = None
+        if not self.hurrying and not (self.moves or self.waiting) and not self.looks:
+            return self.busy()
+        card = self.lay.cw * self.lay.ch
+        jump = card * (ui.TILE_US + ui.SHAPE_US)        # a move done in one frame
+        free = budget == ui.FRAME_US                    # the first thing fits, whatever it costs
+        spent = 0
+        for m in self.moves or ():                       # cards already on their way
+            spent += jump if self.hurrying else m.cost
+        waiting = self.waiting or []
+        if self.hurrying:
+            waiting[:] = [m for m in waiting if m is not None]
+        fronted = False
+        while waiting:
+            m = waiting[0]
+            if m is None:                          # a pause frame
+                waiting.pop(0)
+                break
+            # flights pass over the other cards, so they go to the front. Taking a card
+            # out of the group redraws where it was; displayio joins all that leaves a
+            # group in a frame into one rectangle, so a card on show goes to the front
+            # one a frame (a hidden one waits off the screen: nothing to redraw)
+            front = m.flight and not m.leaving
+            shown = front and not self.cards[m.c].hidden
+            cost = (jump if self.hurrying else m.cost) + (card * ui.TILE_US if shown else 0)
+            if shown and fronted or spent + cost > budget and not (free and spent == 0):
+                break
+            waiting.pop(0)
+            if front:
+                self.to_front(self.cards[m.c])
+                fronted = fronted or shown
+            if not m.leaving:
+                self.set_card(m.c, (m.x0, m.y0), m.dim)
+                self.place[m.c] = (m.x1, m.y1)
+            self.moves.append(m)
+            spent += cost
+        looks = self.looks                         # what shows or hides: with what is left
+        while looks:
+            t, hide, park = looks[0]
+            cost = ui.area(t) * (ui.SHAPE_US if hide else ui.TILE_US)
+            if spent + cost > budget and not (free and spent == 0):
+                break
+            looks.pop(0)
+            ui.set_hidden(t, hide)
+            if park:
+                t.x = t.y = OFF
+            spent += cost
+        for m in self.moves or ():
+            m.frame = m.frames if self.hurrying else m.frame + 1
+            f, n = m.frame, m.frames
+            t = self.cards[m.c]
+            t.x = m.x0 + (m.x1 - m.x0) * f // n
+            t.y = m.y0 + (m.y1 - m.y0) * f // n
+        if self.moves is not None:
+            for m in [m for m in self.moves if m.frame >= m.frames]:
+                if m.leaving:
+                    self.set_card(m.c, None)
+                self.moves.remove(m)
+            if not self.moves and not waiting:
+                self.moves = None
+                self.waiting = None
+        if self.moves is None and not queue and not looks:
+            self.hurrying = False
         return self.busy()
-
-    def finish(self):
-        """Skip to the end of everything queued (a key was pressed)."""
-        while self.tick():
-            pass

@@ -1,12 +1,15 @@
-"""Small drawing helpers on top of displayio: colours, text, boxes, a list widget.
+"""Small drawing helpers on top of displayio: colours, text, boxes, a list widget, and
+the frame budget that keeps every refresh short.
 
 Text is a TileGrid over the font sheet (assets/font.bmp, made by tools/sprites.py
-from Terminus 12, the font of terminalio): a label costs one byte per character
-and changing it allocates nothing. (adafruit_display_text's bitmap_label was
-measured at ~30 KB of heap just to import; see the report.)
+from Terminus 12, the font of terminalio), kept in RAM (1 KB): a label costs one byte
+per character and changing it allocates nothing. (adafruit_display_text's bitmap_label
+was measured at ~30 KB of heap just to import; see the report.)
 """
 import displayio
 import vectorio
+import sixtysix
+from sixtysix import bmp
 
 FELT = 0x0B5D2A
 FELT_DARK = 0x073D1B
@@ -16,6 +19,14 @@ GOLD = 0xFFD23F
 INK = 0x101018
 RED = 0xFF6060
 GREEN = 0x50E070
+
+# What one refresh may cost the board, and what a redrawn pixel costs it (displayio
+# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
+# 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
+# felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
+FRAME_US = 40000
+TILE_US = 7
+SHAPE_US = 3
 
 CHAR_W = 6
 LINE_H = 12
@@ -39,18 +50,31 @@ def rect(x, y, w, h, color):
     return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
 
 
+def outline(x, y, w, h, color):
+    """A rectangle's one-pixel outline, corners left out (a softened card outline)."""
+    g = displayio.Group()
+    g.append(rect(x + 1, y, w - 2, 1, color))
+    g.append(rect(x + 1, y + h - 1, w - 2, 1, color))
+    g.append(rect(x, y + 1, 1, h - 2, color))
+    g.append(rect(x + w - 1, y + 1, 1, h - 2, color))
+    return g
+
+
 def backdrop(width, height, title):
-    """The screens' felt and gold heading; at power-on it is also the splash, so the
-    title that follows only adds to it."""
+    """The felt and the title's heading where the screen's layout puts it: code.py's
+    splash at power-on, which the title then draws over in the same place."""
+    from sixtysix import layouts
+    x, y, scale = layouts.for_screen(width, height)["heading"]
+    sixtysix.forget("layouts")
     g = displayio.Group()
     g.append(rect(0, 0, width, height, FELT))
-    g.append(text(title, 8, 4, GOLD, 2).view)
+    g.append(text(title, x, y, GOLD, scale).view)
     return g
 
 
 def load_font(path):
     if not _font:
-        _font.append(displayio.OnDiskBitmap(path))
+        _font.append(bmp.load(path, False)[0])
 
 
 class Label:
@@ -118,9 +142,12 @@ def wrap(s, chars):
 
 
 class ListWidget:
-    """A vertical menu: a highlight bar moves behind the chosen line."""
+    """A vertical menu: a highlight bar moves behind the chosen line.
 
-    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE):
+    A line's label is only as wide as its longest text (`longest`, default the items
+    themselves): recolouring a label redraws all of it."""
+
+    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None):
         self.items = items
         self.index = 0
         self.x = x
@@ -128,9 +155,10 @@ class ListWidget:
         self.row_h = row_h
         self.bar = rect(x, y, width, row_h, GOLD)
         group.append(self.bar)
-        chars = (width - 6) // CHAR_W
+        room = (width - 6) // CHAR_W
         self.labels = []
         for i, s in enumerate(items):
+            chars = min(room, max(len(s), longest[i] if longest else 0))
             lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
             group.append(lab.view)
             self.labels.append(lab)
@@ -156,3 +184,125 @@ class ListWidget:
         elif role == "ok":
             return self.index
         return None
+
+
+def set_hidden(item, hidden):
+    """Hide or show a layer only if that changes it: showing redraws it even when it was
+    already showing."""
+    if item.hidden != hidden:
+        item.hidden = hidden
+
+
+def area(item):
+    """Pixels a TileGrid or shape covers (unscaled)."""
+    if isinstance(item, displayio.TileGrid):
+        return item.width * item.tile_width * item.height * item.tile_height
+    return item.width * item.height
+
+
+def drawn(part, scale=1):
+    """What drawing `part` (a layer or a group) costs when it first appears (us): each of
+    its visible layers' own area."""
+    if part.hidden:
+        return 0
+    if isinstance(part, displayio.Group):
+        scale *= part.scale
+        return sum(drawn(part[i], scale) for i in range(len(part)))
+    per = SHAPE_US
+    if isinstance(part, displayio.TileGrid):
+        # text (a two-colour palette) is mostly clear: what is under it shows too
+        per = TILE_US + SHAPE_US if len(part.pixel_shader) <= 2 else TILE_US
+    return area(part) * scale * scale * per
+
+
+# A screen or a box changes over a few frames, each within FRAME_US, the two ways
+# that match how displayio redraws: a layer appearing redraws its own area; layers taken
+# out of a group redraw, together, the one rectangle around where they were.
+
+class Show:
+    """Give a group (not yet drawn) its parts back a few a frame (a part too big for one
+    frame comes back empty, then its own parts a few a frame)."""
+
+    def __init__(self, group):
+        self.todo = []          # (group, part to append to it), in drawing order
+        self.take(group)
+
+    def take(self, group):
+        while len(group):
+            part = group.pop(0)
+            self.todo.append((group, part))
+            if isinstance(part, displayio.Group) and drawn(part) > FRAME_US:
+                self.take(part)
+
+    def step(self):
+        """One frame's share; True while more is to come."""
+        spent = 0
+        todo = self.todo
+        while todo:
+            size = drawn(todo[0][1])
+            if spent and spent + size > FRAME_US:
+                break
+            group, part = todo.pop(0)
+            group.append(part)
+            spent += size
+        return bool(todo)
+
+
+def places(group, width, height, x0=0, y0=0, scale=1, out=None):
+    """[(layer, its group, (x1, y1, x2, y2) on a width x height screen)] of every
+    TileGrid and shape under group, top to bottom, left to right (clipped: a layer
+    parked off the screen covers nothing)."""
+    if out is None:
+        out = []
+    for i in range(len(group)):
+        item = group[i]
+        x, y = x0 + item.x * scale, y0 + item.y * scale
+        if isinstance(item, displayio.Group):
+            places(item, width, height, x, y, scale * item.scale, out)
+            continue
+        if isinstance(item, displayio.TileGrid):
+            w, h = item.width * item.tile_width, item.height * item.tile_height
+        else:
+            w, h = item.width, item.height
+        box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
+        out.append((box[1], box[0], item, group, box))
+    out.sort(key=lambda p: (p[0], p[1]))
+    return out
+
+
+class Clear:
+    """Take everything out of a group a few layers a frame, in reading order, so each
+    frame's rectangles (one per group things leave) stay within FRAME_US; `under` is what
+    a pixel of them costs with what stays beneath (a screen: mostly the felt; a box: the
+    table's cards and text)."""
+
+    def __init__(self, group, width, height, under):
+        self.items = places(group, width, height)
+        self.under = under
+
+    def step(self):
+        """One frame's share; True while more is to come."""
+        boxes = []                      # [group, x1, y1, x2, y2] of this frame's removals
+        spent = 0
+        items = self.items
+        while items:
+            _, _, item, group, (a, b, c, d) = items[0]
+            if c > a and d > b:
+                box = None
+                for k in boxes:
+                    if k[0] is group:
+                        box = k
+                before = 0 if box is None else (box[3] - box[1]) * (box[4] - box[2])
+                grown = [group, a, b, c, d] if box is None else \
+                    [group, min(box[1], a), min(box[2], b), max(box[3], c), max(box[4], d)]
+                cost = ((grown[3] - grown[1]) * (grown[4] - grown[2]) - before) * self.under
+                if spent and spent + cost > FRAME_US:
+                    break
+                if box is None:
+                    boxes.append(grown)
+                else:
+                    box[1:] = grown[1:]
+                spent += cost
+            group.remove(item)
+            items.pop(0)
+        return bool(items)

@@ -12,8 +12,10 @@ the names in PROFILES. Every profile module has the same shape:
   LABELS                the printed name of each key, same order as BUTTONS
   WAKE_PIN              the button that ends deep sleep, or None (profiles/_power.py)
   BATTERY_PIN, BATTERY_DIVIDER   battery sense through a divider, or None
-  display(brightness)   build the ST7789 display (auto_refresh off until the caller has
-                        shown something); display.brightness (0.0-1.0) dims it
+  display(brightness)   the display with auto_refresh off until the caller has shown
+                        something: built here (an ST7789 on SPI), or board.DISPLAY on a
+                        board whose CircuitPython sets its screen up; .brightness (0.0-1.0)
+                        dims it
   keys()                keypad.Keys whose key numbers follow BUTTONS
   LINK_TX, LINK_RX      the link cable's UART pins (docs/LINK.md)
   link()                that UART as busio.UART (non-blocking reads)
@@ -23,7 +25,7 @@ display(), keys() and link() only, so PC tools can read the constants.
 """
 import sys
 
-PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789", "pajenicko_picopad")
 DEFAULT = "pico_display_pack"
 
 
