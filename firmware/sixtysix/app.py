@@ -91,7 +91,8 @@ class App:
             display.auto_refresh = False
         except (AttributeError, NotImplementedError):
             pass    # a display that only refreshes when asked
-        self.layout = lay = Layout(self.width, self.height)
+        self.layout = lay = Layout(self.width, self.height,
+                                   getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
         self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
         ui.load_font(assets + "/font.bmp")
         self.root = displayio.Group()

@@ -24,7 +24,10 @@ GREEN = 0x50E070
 # composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
 # 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
 # felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
-FRAME_US = 40000
+# Those figures send pixels at SPI_KHZ; layouts.frame_us() fits the budget to a slower display.
+FRAME = 40000
+SPI_KHZ = 62500
+FRAME_US = FRAME
 TILE_US = 7
 SHAPE_US = 3
 
