@@ -46,8 +46,10 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
 # What the title's choices need, imported one a frame once the title is on the screen
-# (the AI comes with the computer's first move: the team games never need it).
+# (the AI comes with the computer's first move: the team games never need it); then
+# what the chosen rules need beyond that (App.warm_up).
 WARM = ("sixtysix.savegame", "sixtysix.game")
+PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
 class App:
@@ -243,7 +245,7 @@ class App:
             seed = random.getrandbits(30)
         else:
             self.seed = seed + 1
-        if rules.game in ("two", "idiots"):     # the family module only where it is needed
+        if rules.game in PLAIN:                 # the family module only where it is needed
             from shared_rules.match import Match
             return Match(rules, s.get("counting"), seed)
         from shared_rules.family import new_match
@@ -299,9 +301,18 @@ class App:
             self.low_battery()
 
     def warm_up(self):
-        """Import one module the title's choices need; then make sure the saved match
-        really continues (a damaged one is reported on the title)."""
-        __import__(self.warm.pop(0))
+        """Import one module the title's choices need, then those of the chosen family
+        game (so its first frame compiles nothing); then make sure the saved match really
+        continues (a damaged one is reported on the title)."""
+        name = self.warm.pop(0)
+        __import__(name)
+        if name == WARM[-1]:
+            from shared_rules.rules import TEAM_GAMES
+            game = self.settings.rules().game
+            if game not in PLAIN:
+                self.warm.append("shared_rules.family")
+            if game in TEAM_GAMES:
+                self.warm.append("sixtysix.teams")
         if not self.warm and self.name == "title" and self.store.in_progress():
             got = self.load_match()
             if not isinstance(got, tuple):

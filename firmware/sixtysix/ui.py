@@ -252,10 +252,12 @@ class Show:
 
 
 def places(group, width, height, x0=0, y0=0, scale=1, out=None):
-    """[(layer, its group, (x1, y1, x2, y2) on a width x height screen)] of every
-    TileGrid and shape under group, top to bottom, left to right (clipped: a layer
-    parked off the screen covers nothing)."""
-    if out is None:
+    """[(reading order, layer, its group, (x1, y1, x2, y2) on a width x height screen)] of
+    every TileGrid and shape under group, top to bottom, left to right (clipped: a layer
+    parked off the screen covers nothing). Sorted once, at the top, by an int: MicroPython
+    calls the key at every comparison, and a tuple key would be garbage each time."""
+    top = out is None
+    if top:
         out = []
     for i in range(len(group)):
         item = group[i]
@@ -268,8 +270,9 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
         else:
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
-        out.append((box[1], box[0], item, group, box))
-    out.sort(key=lambda p: (p[0], p[1]))
+        out.append((box[1] * 1024 + box[0], item, group, box))
+    if top:
+        out.sort(key=lambda p: p[0])
     return out
 
 
@@ -289,7 +292,7 @@ class Clear:
         spent = 0
         items = self.items
         while items:
-            _, _, item, group, (a, b, c, d) = items[0]
+            _, item, group, (a, b, c, d) = items[0]
             if c > a and d > b:
                 box = None
                 for k in boxes:
