@@ -260,7 +260,7 @@ def play_hard(packages, width, height, presses=200, sound=False):
     (six frames), start a match against Hard and press OK every 8 frames with the heap
     capped at BUDGET. Returns the heap in use after boot (the title), once the title has
     loaded the engine, after each frame (after a collection), when each decision
-    returned, and how far the game got."""
+    returned, how far the game got, and whether the sound code was loaded."""
     boot = BOOT
     if sound:
         boot = BOOT[:2] + [SOUND + BOOT[2].replace("seed=7)", "seed=7, sound=Speaker())")]
@@ -271,8 +271,9 @@ def play_hard(packages, width, height, presses=200, sound=False):
             steps.append(OK)
         steps.append(STEP)
         steps.append(MARK)
-    steps.append("import json\ng = app.screen\n"
-                 "print(json.dumps([R, H, g.match.deals, len(g.match.deal.log), g.level]))")
+    steps.append("import json, sys\ng = app.screen\n"
+                 "print(json.dumps([R, H, g.match.deals, len(g.match.deal.log), g.level,\n"
+                 "                  'sixtysix.sound' in sys.modules]))")
     out = mpvm.run(steps, packages=packages, timeout=300, heap_cap=BUDGET)
     return json.loads(out.strip().splitlines()[-1])
 
@@ -283,7 +284,7 @@ def test_heap_free_at_the_title_and_during_hard_decisions(packages, size, sound)
     (and on a board with a speaker, its tunes too). The VM collects only between steps
     (one step = one frame here), so each step's garbage counts too: a stricter test than
     the board."""
-    marks, decisions, deals, actions, level = play_hard(packages, *size, sound=sound)
+    marks, decisions, deals, actions, level, sound_loaded = play_hard(packages, *size, sound=sound)
     print("\n%dx%d%s, heap budget %d:" % (size + (" with a speaker" if sound else "", BUDGET)))
     print("  free at the title:                %6d" % (BUDGET - marks[0]))
     print("  free once the title loaded the engine: %6d" % (BUDGET - marks[1]))
@@ -292,3 +293,4 @@ def test_heap_free_at_the_title_and_during_hard_decisions(packages, size, sound)
     assert level == "hard" and len(decisions) >= 5
     assert deals > 1 or actions > 10, "the game did not move on"
     assert BUDGET - max(decisions) >= 20 * 1024
+    assert sound_loaded == sound, "the sound code is loaded only on a board with a speaker"
