@@ -362,5 +362,11 @@ def state_seed(match):
     from shared_rules.cards import count
     d = match.deal
     seat = d.to_act if d.to_act >= 0 else 0
-    return (match.rng.state + 7919 * count(d.won[0] | d.won[1]) + 31 * d.talon_left
-            + d.lead + 1 + d.hands[seat] % 65521) & 0x3FFFFFFF
+    won = 0
+    for w in d.won:
+        won |= w
+    if hasattr(d, "trick"):         # a team deal: the trick so far and the bid stand in
+        where = 31 * len(d.trick) + 131 * d.bid + d.trick_count
+    else:
+        where = 31 * d.talon_left + d.lead + 1
+    return (match.rng.state + 7919 * count(won) + where + d.hands[seat] % 65521) & 0x3FFFFFFF
