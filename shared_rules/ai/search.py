@@ -71,7 +71,7 @@ class Search(Rounds):
         self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
         rng = self.rng
         # Reseeded per decision: the same seed and view always give the same move.
-        rng.state = ((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2)) % 1073741788 + 1
+        rng.reseed((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2))
         return self.run(n, rng, 1 if exact else MAX_ROUNDS)
 
     def _candidates(self, view, first):
@@ -146,11 +146,7 @@ class Search(Rounds):
         """Deal a random world: the opponent's hidden cards and the face-down talon order."""
         pool = self.pool
         n = self.n_pool
-        i = n - 1
-        while i > 0:
-            j = rng.below(i + 1)
-            pool[i], pool[j] = pool[j], pool[i]
-            i -= 1
+        rng.permute(pool, n)
         opp = self.opp_known
         k = self.n_draw
         for i in range(k):
