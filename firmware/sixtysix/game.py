@@ -486,6 +486,8 @@ class Game:
         if (self.level == "hard" or not self.team) and not self.watching():
             self.table.message("Thinking...")
             self.app.show_now()
+        if self.app.warm:
+            return          # App.idle imports its modules first, one a frame (App.warm_ai)
         action = self.decide(seat)
         if action is None:
             action = greedy(d)

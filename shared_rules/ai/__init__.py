@@ -31,7 +31,7 @@ def modules(level, game):
         names = ("team_greedy", "anytime", "team_worlds", "team_playouts", "team_search", "hard") \
             if level == "hard" else ("greedy", "normal", "team_greedy")
     elif level == "hard":
-        names = ("greedy", "normal", "anytime", "solver", "search", "hard")
+        names = ("greedy", "normal", "anytime", "solver", "playouts", "search", "hard")
     else:
         names = ("greedy", "normal") if level == "easy" else ("greedy", "normal", "solver")
     return tuple("shared_rules.ai." + name for name in names)
