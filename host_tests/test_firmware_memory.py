@@ -163,7 +163,8 @@ BOOT = ['from sixtysix.app import App', 'import sixtysix.screens',
 # What a match compiles (as above, one a step): the table, the engine, the AI.
 MATCH_IMPORTS = ["import sixtysix.game", "import sixtysix.savegame", "import shared_rules.match",
                  "import shared_rules.ai", "import shared_rules.ai.greedy", "import shared_rules.ai.normal",
-                 "import shared_rules.ai.solver", "import shared_rules.ai.search", "import shared_rules.ai.hard"]
+                 "import shared_rules.ai.solver", "import shared_rules.ai.playouts", "import shared_rules.ai.search",
+                 "import shared_rules.ai.hard"]
 OK = "q.q.append(Ev(0, True))\nq.q.append(Ev(0, False))"
 STEP = "T[0] += 0.05\napp.step()"
 MARK = "R.append(gc.mem_alloc())"
@@ -191,7 +192,7 @@ ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]
 AI = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
-      "shared_rules.ai.search", "shared_rules.ai.hard"]
+      "shared_rules.ai.playouts", "shared_rules.ai.search", "shared_rules.ai.hard"]
 SPEAKER = ["sixtysix.sound"]        # only on a board with a speaker (app.sound)
 # A speaker in the VM: what profiles/_sound.Buzzer offers (the board's PWMOut is a C object)
 SOUND = """

@@ -46,8 +46,7 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
 # What the title's choices need, imported one a frame once the title is on the screen
-# (the AI comes with the computer's first move: the team games never need it); then
-# what the chosen rules need beyond that (App.warm_up).
+# (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
@@ -108,7 +107,7 @@ class App:
         if power is not None and power.has_battery:
             from sixtysix.battery import Battery
             self.battery = Battery(power)
-        self.warm = list(WARM)
+        self.warm = list(WARM) + [self.warm_deal]
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
         resume = "title"
@@ -229,10 +228,14 @@ class App:
         from sixtysix.game import Game
         self.clear()
         sixtysix.forget("screens", "rulestext")     # not while the cards are out
+        if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
+            sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
         self.name = "continue"
         self.set_screen(Game(self, match, level, fresh))
         if fresh:
             self.log_deal(self.screen)
+        game = match.rules.game
+        self.warm.append(lambda: self.warm_ai(level, game))
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -301,22 +304,40 @@ class App:
             self.low_battery()
 
     def warm_up(self):
-        """Import one module the title's choices need, then those of the chosen family
-        game (so its first frame compiles nothing); then make sure the saved match really
-        continues (a damaged one is reported on the title)."""
-        name = self.warm.pop(0)
-        __import__(name)
-        if name == WARM[-1]:
-            from shared_rules.rules import TEAM_GAMES
-            game = self.settings.rules().game
-            if game not in PLAIN:
-                self.warm.append("shared_rules.family")
-            if game in TEAM_GAMES:
-                self.warm.append("sixtysix.teams")
+        """Import one module (a name in self.warm, or a function that imports one) the
+        title's choices or the match's computer need; then make sure the saved match
+        really continues (a damaged one is reported on the title). Compiling a module takes
+        several times its size in heap for a moment: one a frame, while the screen waits."""
+        w = self.warm.pop(0)
+        if callable(w):
+            w()
+        else:
+            __import__(w)
         if not self.warm and self.name == "title" and self.store.in_progress():
             got = self.load_match()
             if not isinstance(got, tuple):
                 self.damaged(got)
+
+    def warm_deal(self):
+        """The modules the chosen game needs, one a frame, so its first frame compiles
+        nothing: the module that deals it (a saved match brings its own), and for a family
+        game shared_rules.family (and sixtysix.teams for a team game)."""
+        from shared_rules.rules import TEAM_GAMES
+        game = self.settings.rules().game
+        if not self.store.in_progress():
+            self.warm.append("shared_rules.team" if game in TEAM_GAMES else "shared_rules.deal")
+        if game not in PLAIN:
+            self.warm.append("shared_rules.family")
+        if game in TEAM_GAMES:
+            self.warm.append("sixtysix.teams")
+
+    def warm_ai(self, level, game):
+        """The package of a match's computer; its modules follow, one a frame."""
+        try:
+            from shared_rules import ai
+        except ImportError:
+            return                              # a board without the AI
+        self.warm.extend(ai.modules(level, game))
 
     def deep_sleep(self):
         """Save, then sleep until the wake button (the board restarts, the app comes
@@ -398,5 +419,11 @@ def state_seed(match):
     from shared_rules.cards import count
     d = match.deal
     seat = d.to_act if d.to_act >= 0 else 0
-    return (match.rng.state + 7919 * count(d.won[0] | d.won[1]) + 31 * d.talon_left
-            + d.lead + 1 + d.hands[seat] % 65521) & 0x3FFFFFFF
+    won = 0
+    for w in d.won:
+        won |= w
+    if hasattr(d, "trick"):         # a team deal: the trick so far and the bid stand in
+        where = 31 * len(d.trick) + 131 * d.bid + d.trick_count
+    else:
+        where = 31 * d.talon_left + d.lead + 1
+    return (match.rng.state + 7919 * count(won) + where + d.hands[seat] % 65521) & 0x3FFFFFFF
