@@ -171,6 +171,8 @@ def deal_result(game):
             "The computer wins" if game.n == 2 else game.names[game.deal_side(winner)] + " wins the deal")
     pts = gp[winner] if winner is not None else 0
     sides = len(gp)
+    if winner is not None and game.app.sound is not None:
+        game.app.sound.cue("won" if game.deal_side(winner) == HUMAN else "lost")
     if reason == "closer-failed":
         why = game.who(d.closed) + " closed and failed"
     elif reason == "no-score" and game.team:

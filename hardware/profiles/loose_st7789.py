@@ -46,12 +46,16 @@ RESET = "GP21"
 BACKLIGHT = "GP20"
 
 BUTTONS = ("left", "right", "ok", "menu")
+HOLDS = None
 LABELS = ("LEFT", "RIGHT", "OK", "MENU")
 KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
 WAKE_PIN = "GP13"          # OK ends deep sleep
-BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+# The Pico reads VSYS through a 3:1 divider on GP29 (ADC3), which its board module names
+# VOLTAGE_MONITOR (also A3; there is no board.GP29 on the Pico or the Pico W).
+BATTERY_PIN = "VOLTAGE_MONITOR"
 BATTERY_DIVIDER = 3
+SOUND_PIN = None           # no speaker
 
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the wiring above: it uses GP12-21.

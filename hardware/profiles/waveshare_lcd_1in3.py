@@ -52,12 +52,16 @@ RESET = "GP12"
 BACKLIGHT = "GP13"
 
 BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
+HOLDS = None
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
 KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
 
 WAKE_PIN = "GP15"          # A (ok) ends deep sleep
-BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+# The Pico reads VSYS through a 3:1 divider on GP29 (ADC3), which its board module names
+# VOLTAGE_MONITOR (also A3; there is no board.GP29 on the Pico or the Pico W).
+BATTERY_PIN = "VOLTAGE_MONITOR"
 BATTERY_DIVIDER = 3
+SOUND_PIN = None           # no speaker
 
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the board: it uses GP2, GP3, GP8-13 and GP15-21.
