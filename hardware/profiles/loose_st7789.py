@@ -9,7 +9,8 @@ hardware/BUILD.md (a test keeps them equal):
   Buttons from the pin to GND, no resistors (internal pull-ups, pull=True):
   LEFT GP14   RIGHT GP15   OK GP13   MENU GP12
 
-Driver: adafruit_st7789.ST7789 with rotation=270, rowstart=40, colstart=53, the numbers
+Driver: profiles/_st7789.py (adafruit_st7789's init) with rotation=270, rowstart=40,
+colstart=53, the numbers
 Adafruit and public code use for this panel. If the picture is upside down for the way
 you mounted the module, set ROTATION = 90 (the offsets stay).
 SPI at 24 MHz (CircuitPython's default) because jumper wires are long; try 62500000

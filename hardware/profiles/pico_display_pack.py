@@ -21,7 +21,8 @@ Sources:
   schematic https://cdn.shopify.com/s/files/1/0174/1800/files/pico_display_pack_schematic.pdf
   (GP12/A, GP13/B, GP14/X, GP15/Y, GP16, GP17/SCS, GP18/SCK, GP19/STX, GP20/BL, GP21/TE).
 
-Driver: adafruit_st7789.ST7789 (its init sends MADCTL MX|MY and INVON). rotation=270 with
+Driver: profiles/_st7789.py (adafruit_st7789's init, MADCTL MX|MY and INVON, without its
+waits). rotation=270 with
 rowstart=40, colstart=53 lands on the same panel area and orientation as Pimoroni's
 landscape mode; public CircuitPython code for this pack uses the same numbers. If the
 picture is upside down on your unit, set ROTATION = 90 (the offsets stay the same).

@@ -21,7 +21,8 @@ Sources:
   https://www.waveshare.com/wiki/Pico-LCD-1.3 (the product wiki those demos come from);
   the same table in russhughes/st7789py_mpy tft_configs/waveshare_13/tft_config.py.
 
-Driver: adafruit_st7789.ST7789 (MADCTL MX|MY). rotation=270 with rowstart=80 shows the
+Driver: profiles/_st7789.py (adafruit_st7789's init: MADCTL MX|MY). rotation=270 with
+rowstart=80 shows the
 picture the way Waveshare's demo does (MX|MV, no offset); 240x240 ST7789 panels under
 CircuitPython need rowstart=80 (kreier/t-display circuitpython9/boot.py uses the same
 pins with rowstart=80). The joystick directions above assume rotation 270; with
