@@ -251,7 +251,7 @@ def test_import_cost_of_every_module(packages):
         prev = v
     print("  resident while Hard plays (not %s): firmware %d, everything %d; all modules: %d; "
           "a board with a speaker adds %d" % (", ".join(NOT_WHILE_PLAYING), own, playing, prev - base, speaker))
-    assert own < 50 * 1024
+    assert own < 52 * 1024      # (51.9 KB since screens are built a step a frame: +1.4 KB)
     assert playing < 100 * 1024
     assert speaker < 2 * 1024
 

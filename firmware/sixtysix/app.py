@@ -27,6 +27,7 @@ as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, 
 over the felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
+import sys
 import displayio
 import sixtysix
 from sixtysix import store, ui
@@ -169,12 +170,13 @@ class App:
             self.battery.gauge = None
         gc.collect()
 
-    def set_screen(self, screen, wipe=True):
+    def set_screen(self, screen):
+        """Show a new screen a few layers a frame, and build what it builds in steps
+        (its `steps`, if any), one a frame: keys wait meanwhile."""
         self.screen = screen
-        if wipe:
-            self.wipe = ui.Show(screen.group)
-            if not self.wipe.step():
-                self.wipe = None
+        self.wipe = ui.Show(screen.group, getattr(screen, "steps", ()))
+        if not self.wipe.step():
+            self.wipe = None
         self.root.append(screen.group)
 
     def go(self, name):
@@ -393,8 +395,13 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            self.going = None
-            self.open(name)
+            if name in ("new", "continue") or "sixtysix.screens" in sys.modules:
+                self.going = None
+                self.open(name)
+            elif self.screen is not None:   # a match's heap first (its own frame), then
+                self.clear()                # the menu screens' module (forgotten while
+            else:                           # a match plays), then the screen
+                __import__("sixtysix.screens")
         else:
             nxt = self.screen.tick(role)
             if nxt is not None:

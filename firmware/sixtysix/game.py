@@ -80,10 +80,9 @@ class Game:
         self.team = match.rules.game in TEAM_GAMES
         self.n = match.players()
         self.names = NAMES[self.n]
-        self.table = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
-                           self.n, self.team)
-        ui.set_hidden(self.table.trump_slot, self.team)   # the turn-up's place: two-handed deals only
-        self.group = self.table.group
+        self.table = t = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
+                               self.n, self.team)
+        self.group = t.group
         self.lay = self.table.lay
         self.cursor = 0
         self.bid_choice = 0
@@ -94,9 +93,20 @@ class Game:
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
-        app.add_gauge(self.group, self.lay.battery)
-        self.refresh_texts()       # before the screen shows: drawn with it, within its frames
-        self.show(deal_in=fresh_deal)
+        self.fresh_deal = fresh_deal
+        # the screen is built a step a frame (ui.Show): the table's, then the game's own
+        self.steps = [t.add_places, t.add_backs, self.add_texts] + t.card_steps + [self.begin]
+
+    def add_texts(self):
+        """The piles (where shown) and the texts, filled before they show: drawn with them."""
+        self.table.add_piles()
+        self.table.add_texts()
+        self.refresh_texts()
+
+    def begin(self):
+        """The screen's last step: the battery, the deal (dealt or laid out)."""
+        self.app.add_gauge(self.group, self.lay.battery)
+        self.show(deal_in=self.fresh_deal)
 
     # ---- seats ---------------------------------------------------------------------
 
