@@ -27,7 +27,6 @@ as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, 
 over the felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
-import sys
 import displayio
 import sixtysix
 from sixtysix import store, ui
@@ -174,7 +173,7 @@ class App:
         """Show a new screen a few layers a frame, and build what it builds in steps
         (its `steps`, if any), one a frame: keys wait meanwhile."""
         self.screen = screen
-        self.wipe = ui.Show(screen.group, getattr(screen, "steps", ()))
+        self.wipe = ui.Show(screen.group, getattr(screen, "steps", None))
         if not self.wipe.step():
             self.wipe = None
         self.root.append(screen.group)
@@ -395,7 +394,7 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            if name in ("new", "continue") or "sixtysix.screens" in sys.modules:
+            if name in ("new", "continue") or hasattr(sixtysix, "screens"):
                 self.going = None
                 self.open(name)
             elif self.screen is not None:   # a match's heap first (its own frame), then

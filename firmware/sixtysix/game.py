@@ -95,7 +95,7 @@ class Game:
         self.asked = -1            # the log length at which the computer last passed on closing
         self.fresh_deal = fresh_deal
         # the screen is built a step a frame (ui.Show): the table's, then the game's own
-        self.steps = [t.add_places, t.add_backs, self.add_texts] + t.card_steps + [self.begin]
+        self.steps = [t.add_places, t.add_backs, self.add_texts] + t.card_steps() + [self.begin]
 
     def add_texts(self):
         """The piles (where shown) and the texts, filled before they show: drawn with them."""

@@ -132,8 +132,8 @@ class Move:
 
 class Table:
     """The table's layers are built in steps, one a frame (the screen's, ui.Show), in
-    drawing order: add_places, add_backs, add_piles and add_texts, then `card_steps`, a few cards each
-    (a card's TileGrid is dear to make: one tile of it set at a time)."""
+    drawing order: add_places, add_backs, add_piles and add_texts, then card_steps(), a
+    few cards each (a card's TileGrid is dear to make: one tile of it set at a time)."""
 
     def __init__(self, sheet, lay, pack_mask, players=2, seat_labels=False):
         self.sheet = sheet
@@ -148,11 +148,8 @@ class Table:
         # on the table or None while hidden
         self.cards = [None] * 32
         self.place = [None] * 32
-        pack = [c for c in range(32) if pack_mask >> c & 1]
+        self.pack_mask = pack_mask
         self.seat_words = seat_labels
-        steps = -(-len(pack) * sheet.tiles_per_card() // CARD_TILES)
-        n = -(-len(pack) // steps)                  # cards a step, as even as they go
-        self.card_steps = [self.adder(pack[i:i + n], i + n >= len(pack)) for i in range(0, len(pack), n)]
         self.queue = []
         self.looks = []         # (TileGrid, hide it?, park it off the screen?) to do
         self.moves = None       # the step in progress: moves running
@@ -222,6 +219,13 @@ class Table:
             g.append(lab.view)
         self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
         g.append(self.msg.view)
+
+    def card_steps(self):
+        """The steps that make the pack's cards, a few each (as even as they go)."""
+        pack = [c for c in range(32) if self.pack_mask >> c & 1]
+        steps = -(-len(pack) * self.sheet.tiles_per_card() // CARD_TILES)
+        n = -(-len(pack) // steps)
+        return [self.adder(pack[i:i + n], i + n >= len(pack)) for i in range(0, len(pack), n)]
 
     def adder(self, some, last):
         """A step that makes cards `some`, hidden, off the screen (the `last`: then lets

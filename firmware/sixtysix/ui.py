@@ -240,9 +240,12 @@ class Show:
     and what it appends to the group comes back a few a frame as well, before the next
     step (so a screen too dear to build in one frame appears in reading order)."""
 
-    def __init__(self, group, steps=()):
+    def __init__(self, group, steps=None):
         self.group = group
-        self.todo = self.take(group) + list(steps)   # (group, part) in drawing order; steps
+        self.todo = self.take(group)        # (group, part) in drawing order, then steps
+        if steps:
+            self.todo.extend(steps)
+            del steps[:]                    # used up: what builds a screen leaves the heap
 
     def take(self, group, start=0):
         """[(group, part)] of group's parts from `start` on, taken out of it."""
