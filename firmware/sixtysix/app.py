@@ -191,7 +191,7 @@ class App:
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
         if got == store.CORRUPT:
-            self.store.records = []
+            self.store.records = bytearray()
             self.notice = NOTICES[store.CORRUPT]
         self.back_to_title()
 

@@ -102,7 +102,7 @@ def log_deal(st, match, level):
 
 def load(st):
     """(match, level), or store.EMPTY (no match in progress) or store.CORRUPT."""
-    raw = st.deal_header()
+    raw = st.header()
     if raw is None:
         return store.EMPTY
     try:
