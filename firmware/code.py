@@ -43,6 +43,7 @@ gc.collect()
 from sixtysix.app import App  # noqa: E402  (after the display: its errors show on screen)
 
 app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
-          assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power)
+          assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
+          link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
 gc.collect()
 app.run(time.sleep)

@@ -235,11 +235,20 @@ def make_display(width, height, headless, scale=1):
     return _displays[key]
 
 
+def seeded_entropy(seed):
+    """os.urandom's stand-in for a simulated device: the same bytes for the same seed."""
+    import random
+    rng = random.Random(seed)
+    return lambda n: bytes(rng.getrandbits(8) for _ in range(n))
+
+
 class Sim:
-    """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware."""
+    """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware.
+    `link`: the link cable's port (tools.linkport, or a test's wire end), or None;
+    `clock`: a clock to share with another device (a FakeClock, or time.monotonic)."""
 
     def __init__(self, profile="pico_display_pack", headless=True, nvm=None, seed=1,
-                 fake_clock=True, think_clock=None, scale=1, power=None):
+                 fake_clock=True, think_clock=None, scale=1, power=None, link=None, clock=None):
         setup_paths()
         from profiles import load
         self.profile = load(profile)
@@ -249,9 +258,11 @@ class Sim:
         self.show = None
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.power = power if power is not None else SimPower()
-        self.clock = FakeClock() if fake_clock else time.monotonic
+        self.clock = clock if clock is not None else FakeClock() if fake_clock else time.monotonic
         self.think_clock = think_clock
         self.seed = seed
+        self.port = link
+        self.boots = 0
         self.events = EventQueue()
         self.app = None
         self.asleep = False
@@ -266,9 +277,13 @@ class Sim:
         self.asleep = False
         self.power.woke = woke
         self.display.brightness = 1.0
+        self.boots += 1
+        link = None if self.port is None else (lambda: self.port)
+        # a device's random bytes: its own, and new ones after each power cut (as the board's)
         self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
                        assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
-                       seed=self.seed, show=self.show, power=self.power)
+                       seed=self.seed, show=self.show, power=self.power, link=link,
+                       entropy=seeded_entropy(self.seed * 1000 + self.boots))
         return self.app
 
     def power_cut(self):
@@ -277,8 +292,9 @@ class Sim:
 
     # ---- stepping (deterministic with the fake clock) -----------------------------
 
-    def step(self):
-        if isinstance(self.clock, FakeClock):
+    def step(self, tick=True):
+        """One pass of the device's main loop (`tick`: advance the fake clock first)."""
+        if tick and isinstance(self.clock, FakeClock):
             self.clock.now += FRAME
         if self.asleep:
             if self.events.items:               # the wake button
@@ -315,14 +331,22 @@ class Sim:
             return True
         if g.busy():
             return False
+        s = g.session
+        if s is not None and g.status != s.state():
+            return False        # the table has not said what the link says yet
         if g.overlay is not None:
             return True
         d = g.match.deal
         if d.ended:
             return g.shown_result
+        draw = getattr(d, "pending_draw", False)
+        if s is not None:       # link play: idle while waiting for the other device
+            return s.incoming() is None and not s.computer_turn() and not (s.my_turn() and draw)
+        if g.seats is not None and g.seats.pass_due(g.match) is not None:
+            return False        # the pass box comes next
         if g.match.rules.closing == "either" and g.asked != len(d.log):
             return False        # the computer decides first whether to close (Russian)
-        return d.to_act == g.me() and not getattr(d, "pending_draw", False)
+        return d.to_act == g.me() and not draw
 
     def settle(self, limit=5000):
         for _ in range(limit):
@@ -402,6 +426,130 @@ class Sim:
                     self.press(cmd)
 
 
+class LinkedPair:
+    """Two simulated devices joined by the link cable: `ports` are the cable's two ends
+    (a loopback TCP connection unless given: a test's faulty wire). One clock; a step is
+    a pass of each device's main loop. Both draw into the process's one display: a shot
+    shows the device it names.
+
+    Keys file (--link with --headless): a line starts with the device, `a` or `b`, then
+    any keys-file command for it; `wait MS` runs both; `shot NAME` without a device
+    writes NAME-a.png and NAME-b.png. A key press is followed by running both devices
+    until each waits for its player and nothing is on its way over the cable."""
+
+    def __init__(self, profile="pico_display_pack", ports=None, seed=1, tcp_port=0):
+        if ports is None:
+            from tools import linkport
+            server = linkport.listen(tcp_port)
+            try:
+                ports = (linkport.connect(server.getsockname()[1]), linkport.accept(server))
+            finally:
+                server.close()
+        self.clock = FakeClock()
+        self.devices = [Sim(profile, seed=seed + k, link=ports[k], clock=self.clock) for k in (0, 1)]
+
+    def boot(self):
+        for d in self.devices:
+            d.boot()
+
+    def step(self):
+        self.clock.now += FRAME
+        for d in self.devices:
+            d.step(tick=False)
+
+    def quiet(self):
+        """True when both devices wait for their players and the cable carries nothing
+        unacknowledged or unread."""
+        for d in self.devices:
+            if not d.idle():
+                return False
+            s = d.app and d.app.session
+            if s is not None and (s.link.out or d.port.in_waiting):
+                return False
+        return True
+
+    def settle(self, limit=20000, calm=6):
+        """Run until quiet() has held for `calm` passes in a row."""
+        still = 0
+        for _ in range(limit):
+            still = still + 1 if self.quiet() else 0
+            if still >= calm:
+                return
+            self.step()
+        raise RuntimeError("the linked devices never settled")
+
+    def side(self, k):
+        """Device k as a Driver sees a Sim: its app, and key presses that run both."""
+        pair = self
+
+        class Side:
+            @property
+            def app(self):
+                return pair.devices[k].app
+
+            def press(self, role):
+                pair.press(k, role)
+
+        return Side()
+
+    def press(self, k, role):
+        d = self.devices[k]
+        d.key(role, True)
+        self.step()
+        d.key(role, False)
+        self.step()
+        self.settle()
+
+    def wait(self, ms):
+        for _ in range(int(ms / 1000 / FRAME + 0.5)):
+            self.step()
+
+    def shot(self, k, path):
+        d = self.devices[k]
+        d.display.root_group = d.app.root if d.app is not None else None
+        d.display.brightness = 1.0
+        d.shot(path)
+
+    def read_script(self, lines):
+        """[(line number, device or None, command, args)]; SystemExit naming a bad line."""
+        out = []
+        for n, raw in enumerate(lines, 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            k = "ab".find(words[0]) if len(words[0]) == 1 else -1
+            if k < 0 and words[0] not in ("wait", "shot"):
+                raise SystemExit("keys file line %d: start with the device, a or b: %r" % (n, raw))
+            rest = " ".join(words[1:] if k >= 0 else words)
+            for _, cmd, args in self.devices[max(k, 0)].read_script([rest]):
+                out.append((n, k if k >= 0 else None, cmd, args))
+        return out
+
+    def run_script(self, lines, shots=None):
+        for n, k, cmd, args in self.read_script(lines):
+            if cmd == "wait":
+                self.wait(int(args[0]))
+            elif cmd == "shot":
+                if shots is not None:
+                    for j in ((k,) if k is not None else (0, 1)):
+                        name = args[0] + ("" if k is not None else "-" + "ab"[j])
+                        self.shot(j, Path(shots) / (name + ".png"))
+            elif cmd == "powercut":
+                self.devices[k].power_cut()
+                self.devices[k].boot()
+                self.settle()
+            elif cmd == "hold":
+                d = self.devices[k]
+                d.key(args[0], True)
+                self.wait(int(args[1]))
+                d.key(args[0], False)
+                self.step()
+                self.settle()
+            else:
+                for _ in range(int(args[0]) if args else 1):
+                    self.press(k, cmd)
+
+
 def read_keys(path):
     """The lines of a keys file (UTF-8, a byte-order mark allowed); SystemExit saying why
     it cannot be read."""
@@ -449,7 +597,8 @@ class Driver:
         self.sim.press("ok")
 
     def act(self):
-        """Do one thing the device waits for; returns False on the title screen."""
+        """Do one thing the device waits for; returns False on the title screen, None
+        when it waits for the other device (link play)."""
         from shared_rules import actions as A, cards
         g = self.game()
         if g is None:
@@ -457,6 +606,8 @@ class Driver:
         if g.overlay is not None:
             self.sim.press("ok")
             return True
+        if g.session is not None and not g.session.my_turn():
+            return None
         d = g.match.deal
         a = self.policy(d, g.me())
         hand = g.hand()

@@ -38,7 +38,7 @@ from shared_rules.errors import IllegalMove
 from shared_rules.match import COUNTING
 from shared_rules.rules import Rules, OPTIONS
 from sixtysix import fairseed
-from sixtysix.store import LINKED
+from sixtysix.store import LINKED, ASKED, size, small
 from sixtysix.link import CLASH, MAX_PAYLOAD, put16, put32, u16, u32
 from sixtysix.crc import crc16
 
@@ -118,7 +118,7 @@ class Proposal:
     """What a match is played by: rules (with the target), counting, and who holds each player."""
 
     def __init__(self, rules, counting, seats):
-        players = rules.players if rules.game in ("three", "four", "american") else 2
+        players = rules.players
         seats = tuple(seats)
         if counting not in COUNTING:
             raise ValueError("counting must be casual or classic")
@@ -240,6 +240,10 @@ class LinkedMatch:
             return "Connected to " + link.peer_name
         return ""
 
+    def in_match(self):
+        """True while a match is being set up or played (not once it is over)."""
+        return self.phase != NONE and (self.match is None or not self.match.over)
+
     def local_player(self):
         """The match player this device holds (None before a proposal)."""
         if self.proposal is None:
@@ -284,11 +288,10 @@ class LinkedMatch:
         """Offer a match to the connected device; False when not possible now."""
         if self.phase != NONE or self.offer or self.state() != IDLE:
             return False
-        players = rules.players if rules.game in ("three", "four", "american") else 2
-        proposal = Proposal(rules, counting, seats or default_seats(players))
+        proposal = Proposal(rules, counting, seats or default_seats(rules.players))
         self.role = PROPOSER
         self.proposal = proposal
-        self.nonce = _id(self.entropy)
+        self.nonce = random_id(self.entropy)
         self.value = fairseed.new_value(self.entropy)
         self.peer_id = self.link.peer_id
         self.phase = PROPOSED
@@ -313,7 +316,8 @@ class LinkedMatch:
 
     def leave(self):
         """Decline the offer, withdraw the proposal or leave the match (also after it
-        stopped or ended); the other device is told when the link is up."""
+        stopped or ended); the other device is told when the link is up, and hears this
+        one's new STATUS (an offer it made meanwhile comes again)."""
         nonce = self.offer[0] if self.offer else self.nonce
         if nonce:
             out = bytearray((LEAVE,))
@@ -322,6 +326,7 @@ class LinkedMatch:
         if self.phase != NONE:
             self.changed = True
         self._forget()
+        self._send_status()
 
     def apply(self, action, seat):
         """Play an action of a deal seat: the head of incoming(), or this device's own
@@ -727,18 +732,30 @@ def sync(st, session):
     kept = st.header(LINKED)
     if h != kept and (h or kept is not None):      # (no linked match: a local one stays)
         st.start_deal(h, LINKED)
-    if session.close_requested() and st.asked() != session.requested:
-        st.ask(session.requested)
+    if session.close_requested() and asked(st) != session.requested:
+        st.append(small(ASKED, session.requested & 255, session.requested >> 8))
+
+
+def asked(st):
+    """The log index of the newest close asked for in the store's linked match, or -1."""
+    r = st.records
+    out = -1
+    i = size(r, 0) if r else 0
+    while i < len(r):
+        if r[i] == ASKED:
+            out = r[i + 1] | r[i + 2] << 8
+        i += size(r, i)
+    return out
 
 
 def restore(st, link, entropy):
     """The session of the linked match in `st` (a fresh one if there is none); ValueError
     when the save makes no sense."""
     h = st.header(LINKED)
-    return LinkedMatch(link, entropy, (h, st.actions(), st.asked()) if h else None)
+    return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
 
 
-def _id(entropy):
-    """A random non-zero 30-bit match id."""
+def random_id(entropy):
+    """A random non-zero 30-bit number (match ids, device ids)."""
     b = entropy(4)
     return ((b[0] & 0x3F) << 24 | b[1] << 16 | b[2] << 8 | b[3]) or 1

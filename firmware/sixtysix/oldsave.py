@@ -130,7 +130,7 @@ def keep(st, old, level):
             state = state * _BACK % _M
         old.deal_rng = state
     st.records = bytearray(store.framed(store.DEAL, savegame.header(old, level)))
-    m, _ = savegame.restore(st.header(), [])
+    m = savegame.restore(st.header(), [])[0]
     for entry in log:
         seat, action = entry >> 8, entry & 255
         if m.deal.ended:

@@ -281,17 +281,6 @@ class Store:
                 yield r[i + 1], r[i + 2]
             i += size(r, i)
 
-    def asked(self):
-        """The log index of the newest close asked for in the current linked match, or -1."""
-        r = self.records
-        out = -1
-        i = size(r, 0) if r else 0
-        while i < len(r):
-            if r[i] == ASKED:
-                out = r[i + 1] | r[i + 2] << 8
-            i += size(r, i)
-        return out
-
     # ---- writing ----------------------------------------------------------------------
 
     def start_deal(self, header, kind=DEAL):
@@ -301,9 +290,9 @@ class Store:
         self.over = False
         return self.put(rec)
 
-    def ask(self, index):
-        """A close asked for in a linked match, at log index `index`."""
-        rec = small(ASKED, index & 255, index >> 8)
+    def append(self, rec):
+        """Log a record of the current match that only its module reads (sixtysix.linkmatch's
+        ASKED)."""
         self.records.extend(rec)
         return self.put(rec)
 

@@ -252,7 +252,8 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
     """[(layer, its group, (x1, y1, x2, y2) on a width x height screen)] of every
     TileGrid and shape under group, top to bottom, left to right (clipped: a layer
     parked off the screen covers nothing)."""
-    if out is None:
+    top = out is None
+    if top:
         out = []
     for i in range(len(group)):
         item = group[i]
@@ -266,7 +267,8 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
         out.append((box[1], box[0], item, group, box))
-    out.sort(key=lambda p: (p[0], p[1]))
+    if top:                     # once, not at every level: each sort makes a list of keys
+        out.sort(key=lambda p: (p[0], p[1]))
     return out
 
 
