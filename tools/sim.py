@@ -331,11 +331,11 @@ class Sim:
             return True
         if g.busy():
             return False
+        if g.overlay is not None:
+            return True
         s = g.session
         if s is not None and g.status != s.state():
             return False        # the table has not said what the link says yet
-        if g.overlay is not None:
-            return True
         d = g.match.deal
         if d.ended:
             return g.shown_result
