@@ -214,3 +214,44 @@ def test_a_linked_match_over_loopback_tcp():
     pair.agree("schnapsen")
     play(pair, random.Random(8), faults=False)
     assert final(pair, 0) == final(pair, 1)
+
+
+def test_sim_link_headless_drives_both_devices_from_one_keys_file(tmp_path):
+    from tools import sim
+    keys = tmp_path / "pair.txt"
+    keys.write_text(sim.LINK_KEYS)
+    assert sim.main(["--link", "0", "--headless", "--keys", str(keys), "--shots", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [
+        "link-connected.png", "link-offer.png", "link-table.png"]
+    keys.write_text("a ok\nc ok\n")
+    with pytest.raises(SystemExit, match="line 2"):
+        sim.main(["--link", "0", "--headless", "--keys", str(keys)])
+
+
+def test_two_simulator_windows_plug_into_one_loopback_port_and_replug():
+    import socket
+    import time
+    from tools.linkport import Plug
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    one = Plug(port)
+    assert one.read(4) is None and one.write(b"lost") == 4      # nobody there: a pulled cable
+    two = Plug(port)
+    assert one.first and not two.first
+
+    def arrived(end, n):
+        for _ in range(100):
+            if end.in_waiting >= n:
+                return end.read(n)
+            time.sleep(0.01)
+
+    one.write(b"hello")
+    assert arrived(two, 5) == b"hello"
+    two.close()                                                 # the other window closed
+    three = Plug(port)                                          # and opened again
+    three.write(b"back")
+    assert arrived(one, 4) == b"back"
+    one.close()
+    three.close()

@@ -4,6 +4,9 @@
     python -m tools.sim --profile waveshare_lcd_1in3   # 240x240
     python -m tools.sim --headless --keys play.txt --shots out/   # scripted, no window
     python -m tools.sim --readme-shots                 # docs/screenshot-*.png
+    python -m tools.sim --link 5066                    # in two terminals: two devices
+                                                       # on a link cable (loopback TCP)
+    python -m tools.sim --link 0 --headless --keys pair.txt --shots out/
 
 Keyboard: arrows move (left/right, up/down where the board has them), Enter or
 Space = OK, Esc or Backspace = MENU; the letters printed on the board's buttons
@@ -21,6 +24,9 @@ Keys file (--keys), one command per line, '#' starts a comment:
     shot NAME                              write DIR/NAME.png (--shots DIR; NAME is a
                                            plain file name)
     powercut                               drop the device and boot it again (same nvm)
+With --link --headless, both devices run in one process on a loopback TCP connection:
+each line starts with the device, `a` or `b` (`a ok`, `b shot offer`, `a powercut`);
+`wait MS` and `shot NAME` alone run both / picture both (NAME-a.png, NAME-b.png).
 The whole file is checked first (commands, buttons the board has): a bad line stops the
 run before the device starts, naming the line.
 Headless runs use a fake clock advanced 1/30 s per step and a fixed --seed, so a
@@ -280,10 +286,11 @@ class Sim:
         self.boots += 1
         link = None if self.port is None else (lambda: self.port)
         # a device's random bytes: its own, and new ones after each power cut (as the board's)
+        entropy = os.urandom if self.seed is None else seeded_entropy(self.seed * 1000 + self.boots)
         self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
                        assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
                        seed=self.seed, show=self.show, power=self.power, link=link,
-                       entropy=seeded_entropy(self.seed * 1000 + self.boots))
+                       entropy=entropy)
         return self.app
 
     def power_cut(self):
@@ -676,6 +683,55 @@ def readme_shots():
         shots.rmdir()
         out.append(path)
     out.append(four_handed_shot(ROOT / "docs" / "screenshot-four-handed.png"))
+    out.extend(friend_shots(ROOT / "docs"))
+    return out
+
+
+# docs/LINK.md's pictures: two devices agree on a match over the cable, the table from the
+# accepting device's seat; pass-and-play's pass screen.
+LINK_KEYS = """
+a right 4       # Play a friend
+a ok
+a ok            # Link cable
+b right 4
+b ok
+b ok
+wait 1500
+a shot link-connected
+a ok            # Offer: standard
+wait 1500
+b shot link-offer
+b ok            # Accept
+wait 1500
+b shot link-table
+"""
+PASS_KEYS = """
+right 4         # Play a friend
+ok
+right           # Pass and play
+ok
+right 2         # Start (South and North: people)
+ok
+shot pass
+"""
+
+
+def friend_shots(folder):
+    out = []
+    with_shots = folder / ".shots"
+    pair = LinkedPair(seed=2)
+    pair.boot()
+    pair.settle()
+    pair.run_script(LINK_KEYS.splitlines(), with_shots)
+    sim = Sim("pico_display_pack", headless=True, seed=3)
+    sim.boot()
+    sim.settle()
+    sim.run_script(PASS_KEYS.splitlines(), with_shots)
+    for name in ("link-connected", "link-offer", "link-table", "pass"):
+        path = folder / ("screenshot-" + name + ".png")
+        (with_shots / (name + ".png")).replace(path)
+        out.append(path)
+    with_shots.rmdir()
     return out
 
 
@@ -759,6 +815,10 @@ def main(argv=None):
                          "'-' for none)")
     ap.add_argument("--fresh", action="store_true", help="start with an empty save")
     ap.add_argument("--scale", type=int, default=3, help="window zoom (default 3)")
+    ap.add_argument("--link", type=int, default=None, metavar="PORT",
+                    help="a link cable on loopback TCP port PORT: start two windows with the "
+                         "same PORT (each keeps its own save); with --headless both devices "
+                         "run from one keys file (PORT 0: any free port)")
     ap.add_argument("--readme-shots", action="store_true",
                     help="write docs/screenshot-*.png for the README and exit")
     args = ap.parse_args(argv)
@@ -766,8 +826,15 @@ def main(argv=None):
     from profiles import PROFILES
     if args.profile not in PROFILES:
         raise SystemExit("unknown board profile %r; choose one of: %s" % (args.profile, ", ".join(PROFILES)))
+    plug = None
+    if args.link is not None and not args.headless:
+        from tools import linkport
+        plug = linkport.Plug(args.link)
+        print("link cable on 127.0.0.1:%d (%s)" % (args.link, "waiting for the other window"
+                                                    if plug.first else "joined the other window"))
     if args.save is None and not args.headless:
-        args.save = str(ROOT / ".sim-nvm.bin")
+        args.save = str(ROOT / (".sim-nvm.bin" if plug is None else
+                                ".sim-nvm-link-%s.bin" % ("a" if plug.first else "b")))
     if args.save == "-":
         args.save = None
     if args.fresh and args.save and os.path.isfile(args.save):
@@ -780,6 +847,14 @@ def main(argv=None):
         if not args.keys:
             ap.error("--headless needs --keys FILE")
         lines = read_keys(args.keys)
+        if args.link is not None:
+            pair = LinkedPair(args.profile, seed=1 if args.seed is None else args.seed,
+                              tcp_port=args.link)
+            pair.read_script(lines)
+            pair.boot()
+            pair.settle()
+            pair.run_script(lines, args.shots)
+            return 0
         sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
                   nvm=open_save(args.save))
         sim.read_script(lines)              # a bad line is reported before the device starts
@@ -789,7 +864,7 @@ def main(argv=None):
         return 0
     sim = Sim(args.profile, headless=False, seed=args.seed,
               nvm=open_save(args.save),
-              fake_clock=False, think_clock=time.monotonic, scale=args.scale)
+              fake_clock=False, think_clock=time.monotonic, scale=args.scale, link=plug)
     sim.show = sim.display.refresh          # "Thinking..." appears before the computer thinks
     play_window(sim)
     return 0
