@@ -276,3 +276,25 @@ def test_heap_free_at_the_title_and_during_hard_decisions(packages, size):
     assert level == "hard" and len(decisions) >= 5
     assert deals > 1 or actions > 10, "the game did not move on"
     assert BUDGET - max(decisions) >= 20 * 1024
+
+
+LINK_PLAY = ["sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.team",
+             "shared_rules.family", "sixtysix.linkmatch", "sixtysix.seats", "sixtysix.friends",
+             "sixtysix.linkscreen"]
+
+
+def test_resident_cost_of_playing_a_friend(packages):
+    """What pass-and-play and link play add to the heap on top of a match against the
+    computer (its modules loaded first): the figure to set against Hard's 20 KB."""
+    rows = import_marks(["displayio", "vectorio", "bitmaptools"] + ENGINE + FIRMWARE + LINK_PLAY, packages)
+    marks = dict(rows)
+    prev = marks[FIRMWARE[-1]]
+    print("\nresident heap per module of playing a friend (bytes, after a GC):")
+    for name in LINK_PLAY:
+        print("  %-22s %6d" % (name, marks[name] - prev))
+        prev = marks[name]
+    table = marks["sixtysix.friends"] - marks[FIRMWARE[-1]]
+    passing = marks["sixtysix.friends"] - marks["sixtysix.linkmatch"]
+    print("  at a linked match's table (all but linkscreen): %d; pass-and-play (seats, friends): %d"
+          % (table, passing))
+    assert passing < 10 * 1024 and table < 48 * 1024

@@ -255,3 +255,14 @@ def test_two_simulator_windows_plug_into_one_loopback_port_and_replug():
     assert arrived(one, 4) == b"back"
     one.close()
     three.close()
+
+
+def test_the_computer_of_a_linked_match_plays_normal_at_most():
+    """Hard's search does not fit beside link play's resident code (docs/LINK.md)."""
+    pair = Cable(9)
+    pair.boot()
+    pair.settle()
+    pair.devices[0].app.settings.index[1] = 2       # Computer: hard
+    pair.agree("three-handed")
+    g = pair.devices[0].app.screen
+    assert g.level == "normal" and pair.session(0).proposal.seats[2] == lm.COMPUTER

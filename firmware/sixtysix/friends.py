@@ -284,7 +284,10 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
-    app.start(s.match, app.settings.get("level"), fresh and not s.count(), session=s)
+    level = app.settings.get("level")
+    # Hard's search needs the ~36 KB link play keeps resident (docs/LINK.md): the
+    # computer players of a linked match play Normal at most
+    app.start(s.match, "normal" if level == "hard" else level, fresh and not s.count(), session=s)
 
 
 # ---- the screens on the way ---------------------------------------------------------
