@@ -196,7 +196,9 @@ def screens(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=20000, help="CPython deals (default 20000)")
     ap.add_argument("--vm-deals", type=int, default=500, help="MicroPython VM deals (default 500)")
     ap.add_argument("--rules", default="standard", choices=Rules.NAMES + FAMILY)
