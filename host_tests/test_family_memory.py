@@ -1,60 +1,118 @@
 """Heap of the family games on the device, measured in the MicroPython VM the same way
-as host_tests/test_firmware_memory.py (its display stand-ins and button script). Figures
-are printed (run with -s to see them)."""
+as host_tests/test_firmware_memory.py (its display stand-ins and button script): the
+computer at Hard in every game, each of its decisions watched. Figures are printed (run
+with -s to see them)."""
 import json
+
+import pytest
 
 import mpvm
 from test_firmware_memory import DEVICE, OK, STEP, MARK, WARM_UP, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
 
 FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.ai.team_greedy", "sixtysix.teams"]
+TEAM_HARD = ["shared_rules.ai", "shared_rules.ai.anytime", "shared_rules.ai.team_worlds",
+             "shared_rules.ai.team_playouts", "shared_rules.ai.team_search", "shared_rules.ai.hard"]
 GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
          "american", "american 3", "american 2", "idiots")
+FREE = 20 * 1024            # issues 12 and 13: free heap during a Hard decision
+# Every decision of the computer, counted in W: how many, the most heap in use when one
+# returned (the VM collects nothing inside a step, so that is everything live plus all
+# the decision allocated), and how many moves played were not Hard's own (Hard never
+# answered, out of memory, and the firmware's fallback played).
+WATCH_HARD = """
+import sixtysix.game
+import shared_rules.ai.hard
+W = [0, 0, 0]
+_own = []
+_choose = shared_rules.ai.hard.Hard.choose
+def _hard(self, view, clock=None, deadline=None):
+    a = _choose(self, view, clock, deadline)
+    _own.append(a)
+    return a
+shared_rules.ai.hard.Hard.choose = _hard
+_decide = sixtysix.game.Game.decide
+def _watched(self, seat):
+    del _own[:]
+    a = _decide(self, seat)
+    W[0] += 1
+    W[1] = max(W[1], gc.mem_alloc())
+    W[2] += not _own or _own[-1] != a
+    return a
+sixtysix.game.Game.decide = _watched
+"""
+# A whole match keeps only the largest heap between frames (a list of them would grow).
+MARK_MAX = "R[0] = max(R[0], gc.mem_alloc())"
+OVER = "if hasattr(app.screen, 'match'):\n    M[0] = app.screen.match\nelif M[0] is not None:\n    D[0] = True"
 
 
 def test_import_cost_of_the_family_modules(packages):
-    """Resident bytes each family module adds on top of the two-handed firmware."""
-    rows = import_marks(["displayio", "vectorio", "bitmaptools"] + ENGINE + FIRMWARE + FAMILY, packages)
+    """Resident bytes each family module adds on top of the two-handed firmware, and
+    Hard's team search on top of them."""
+    rows = import_marks(["displayio", "vectorio", "bitmaptools"] + ENGINE + FIRMWARE + FAMILY + TEAM_HARD, packages)
     cost = {}
     for (_, a), (name, b) in zip(rows, rows[1:]):
         cost[name] = b - a
     print("\nresident heap of the family modules (bytes, after a GC):")
-    for name in FAMILY:
-        print("  %-22s %6d" % (name, cost[name]))
-    print("  together: %d" % sum(cost[n] for n in FAMILY))
+    for name in FAMILY + TEAM_HARD:
+        print("  %-30s %6d" % (name, cost[name]))
+    print("  family: %d; Hard's team search: %d" % (sum(cost[n] for n in FAMILY), sum(cost[n] for n in TEAM_HARD)))
     assert sum(cost[n] for n in FAMILY) < 30 * 1024
+    assert sum(cost[n] for n in TEAM_HARD) < 16 * 1024
 
 
-def play_in_vm(packages, game, presses=200):
-    """Boot, choose `game`, let the title load the engine, start a match, press OK every
-    8 frames with the heap capped."""
+def play_in_vm(packages, game, presses=200, whole=False):
+    """Boot, choose `game` and the computer at Hard (a match to 5), let the title load
+    what it loads, start a match and press OK every 8 frames with the heap capped: for
+    `presses` frames, or (whole) until the match is over and the title back. Returns the
+    largest heap in use between frames (after a collection), the decisions (W, see
+    WATCH_HARD), the deals played, the actions of the last one, the rule set and whether
+    the match is over."""
     boot = ['from sixtysix.app import App', 'import sixtysix.screens',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/lib/assets", seed=7)\n'
-            'app.settings.index[0] = %d\napp.settings.index[1] = 2' % GAMES.index(game)]
-    steps = [DEVICE] + boot + [MARK] + WARM_UP + [OK, STEP, STEP, MARK]
+            'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
+            'D = [False]\nM = [None]\nR.append(0)' % GAMES.index(game)]
+    steps = [DEVICE] + boot + WARM_UP + [WATCH_HARD, OK, STEP, STEP, MARK_MAX]
     for i in range(presses):
-        if i % 8 == 0:
-            steps.append(OK)
-        steps.append(STEP)
-        steps.append(MARK)
-    steps.append("import json\ng = app.screen\n"
-                 "print(json.dumps([R, g.match.deals, len(g.match.deal.log), g.match.rules.name]))")
-    out = mpvm.run(steps, packages=packages, timeout=300, heap_cap=BUDGET)
+        frame = [(OK + "\n") * (i % 8 == 0) + STEP, MARK_MAX]        # the mark after a collection
+        if whole:
+            frame[1] += "\n" + OVER
+            frame = ["if not D[0]:\n" + "".join("    " + line + "\n" for line in step.split("\n"))
+                     for step in frame]
+        steps += frame
+    steps.append("import json\nm = M[0] if D[0] else app.screen.match\n"
+                 "print(json.dumps([R[0], W, m.deals, len(m.deal.log), m.rules.name, m.over]))")
+    out = mpvm.run(steps, packages=packages, timeout=600, heap_cap=BUDGET)
     return json.loads(out.strip().splitlines()[-1])
 
 
-def test_a_four_handed_game_runs_inside_150_kb(packages):
-    marks, deals, actions, name = play_in_vm(packages, "four-handed")
-    print("\nfour-handed: heap after boot %d, after starting %d, largest between frames %d (budget %d)"
-          % (marks[0], marks[1], max(marks), BUDGET))
-    assert name == "four-handed"
+def report(game, largest, decisions):
+    print("\n%-12s free between frames, worst %6d; during a Hard decision, worst of %d: %6d"
+          % (game, BUDGET - largest, decisions[0], BUDGET - decisions[1]))
+
+
+@pytest.mark.parametrize("game", ["four-handed", "american", "american 3", "american 2",
+                                  "three-handed", "idiots", "schnapsen"])
+def test_hard_decides_with_20_kb_free_and_plays_its_own_moves(packages, game):
+    """Issues 12 and 13: at least 20 KB free during every Hard decision, in the team games
+    (their search, with North American bidding) as in the two-handed ones; and every move
+    the computer plays is Hard's own, not the fallback the firmware plays when the AI
+    runs out of memory."""
+    largest, decisions, deals, actions, name, _ = play_in_vm(packages, game)
+    report(game, largest, decisions)
+    assert name == game.split()[0]
     assert deals > 1 or actions > 12, "the game did not move on"
-    assert max(marks) < BUDGET
+    count, heap, not_own = decisions
+    assert count >= 10
+    assert BUDGET - heap >= FREE
+    assert not_own == 0
 
 
-def test_north_american_bidding_and_idiots_run_inside_150_kb(packages):
-    for game in ("american", "idiots"):
-        marks, deals, actions, name = play_in_vm(packages, game, presses=120)
-        print("\n%s: largest heap between frames %d (budget %d)" % (game, max(marks), BUDGET))
-        assert deals > 1 or actions > 8, "the game did not move on"
-        assert max(marks) < BUDGET
+def test_a_whole_four_handed_match_at_hard_inside_150_kb(packages):
+    """The largest team game at Hard from the title to the match's end, the heap capped at
+    the board's 150 KB: no MemoryError in any frame (a decision, a deal dealt, a box)."""
+    largest, decisions, deals, actions, name, over = play_in_vm(packages, "four-handed", presses=1600, whole=True)
+    report("four-handed", largest, decisions)
+    print("  a match to 5: %d deals, %d decisions" % (deals, decisions[0]))
+    assert over and deals >= 2
+    assert decisions[2] == 0 and BUDGET - decisions[1] >= FREE

@@ -163,7 +163,8 @@ BOOT = ['from sixtysix.app import App', 'import sixtysix.screens',
 # What a match compiles (as above, one a step): the table, the engine, the AI.
 MATCH_IMPORTS = ["import sixtysix.game", "import sixtysix.savegame", "import shared_rules.match",
                  "import shared_rules.ai", "import shared_rules.ai.greedy", "import shared_rules.ai.normal",
-                 "import shared_rules.ai.solver", "import shared_rules.ai.search", "import shared_rules.ai.hard"]
+                 "import shared_rules.ai.solver", "import shared_rules.ai.playouts", "import shared_rules.ai.search",
+                 "import shared_rules.ai.hard"]
 OK = "q.q.append(Ev(0, True))\nq.q.append(Ev(0, False))"
 STEP = "T[0] += 0.05\napp.step()"
 MARK = "R.append(gc.mem_alloc())"
@@ -191,7 +192,7 @@ ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]
 AI = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
-      "shared_rules.ai.search", "shared_rules.ai.hard"]
+      "shared_rules.ai.playouts", "shared_rules.ai.search", "shared_rules.ai.hard"]
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +240,9 @@ def test_import_cost_of_every_module(packages):
         prev = v
     print("  resident while Hard plays (not %s): firmware %d, everything %d; all modules: %d"
           % (", ".join(NOT_WHILE_PLAYING), own, playing, prev - base))
-    assert own < 50 * 1024
+    # 49.2 KB before link play and pass-and-play added their entry points (2 KB): the
+    # free heap a Hard decision keeps is test_family_memory's to hold
+    assert own < 52 * 1024
     assert playing < 100 * 1024
 
 

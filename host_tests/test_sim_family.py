@@ -28,8 +28,9 @@ def count(surface, box, colour, tol=24):
                if near(rgb(surface, x, y), colour, tol))
 
 
-def start(game, seed, profile="pico_display_pack", cls=Sim, settle=True, **kw):
-    """Boot, choose the game, Easy and a match to 5 in the Settings screen, start a match."""
+def start(game, seed, profile="pico_display_pack", cls=Sim, settle=True, level="easy", **kw):
+    """Boot, choose the game, the computer's level (Easy) and a match to 5 in the Settings
+    screen, start a match."""
     sim = cls(profile, seed=seed, **kw)
     sim.boot()
     sim.settle()
@@ -38,14 +39,14 @@ def start(game, seed, profile="pico_display_pack", cls=Sim, settle=True, **kw):
     for _ in range(GAMES.index(game)):
         sim.press("ok")                     # Rules: standard -> hoyle -> ... -> the game
     sim.press("right")
-    sim.press("ok")
-    sim.press("ok")                         # Computer: normal -> hard -> easy
+    for _ in range(("normal", "hard", "easy").index(level)):
+        sim.press("ok")                     # Computer: normal -> hard -> easy
     sim.press("right")
     sim.press("right")
     sim.press("ok")                         # Match to: rule set -> 5
     sim.press("menu")                       # back to the title (saves the settings)
     assert sim.app.settings.get("rules") == game
-    assert sim.app.settings.get("level") == "easy"
+    assert sim.app.settings.get("level") == level
     assert sim.app.settings.target_override() == 5
     sim.press("ok", settle=settle)          # New match
     return sim
@@ -198,8 +199,8 @@ def random_human(seed):
     return policy
 
 
-def play(game, seed, cuts=()):
-    return play_through_cuts(start(game, seed, cls=CuttableSim, cuts=cuts), random_human(seed))
+def play(game, seed, cuts=(), level="easy"):
+    return play_through_cuts(start(game, seed, cls=CuttableSim, cuts=cuts, level=level), random_human(seed))
 
 
 @pytest.mark.parametrize("game,seed", [("american", 1), ("four-handed", 2), ("idiots", 3),
@@ -209,6 +210,18 @@ def test_power_cut_then_continue_gives_the_same_match(game, seed):
     r = random.Random(seed)
     cut = play(game, seed, cuts=sorted(r.sample(range(20, 900), 3)))
     assert cut[2] >= 1, "no power cut happened"
+    assert cut[0] == clean[0]
+    assert cut[1] == clean[1]
+
+
+@pytest.mark.parametrize("game,seed", [("four-handed", 6), ("american", 7), ("american 3", 8), ("american 2", 9)])
+def test_power_cut_at_hard_then_continue_gives_the_same_match(game, seed):
+    """Hard searches from a seed the save log rebuilds (app.state_seed) and the view: a team
+    match against Hard, cut at random moments, goes on with the very same moves."""
+    clean = play(game, seed, level="hard")
+    r = random.Random(seed)
+    cut = play(game, seed, cuts=sorted(r.sample(range(20, 900), 4)), level="hard")
+    assert cut[2] >= 2, "too few power cuts happened"
     assert cut[0] == clean[0]
     assert cut[1] == clean[1]
 

@@ -4,6 +4,7 @@ import pytest
 
 from shared_rules.actions import PASS, BID
 from shared_rules.ai import make_player
+from shared_rules.ai.team_greedy import bid_units, estimate
 from shared_rules.ai.team_search import TeamSearch
 from shared_rules.cards import count, listed, mask_of, pack, parse
 from shared_rules.family import new_match
@@ -73,6 +74,69 @@ def test_playouts_score_like_the_engine(name, opts):
             assert value == want, (name, opts, ts.cands[i], gp, pts)
             checked += 1
     assert checked >= 20
+
+
+def bidding_positions(players, n, seed=0):
+    """North American deals stopped somewhere in the bidding, the calls so far made at
+    random (a pass, or one more than the bid: partners overbid each other and are set to
+    call again): (deal, view of the seat to call)."""
+    rules = Rules("american", players=players)
+    rng = Rng(seed)
+    for k in range(n):
+        d = new_match(rules, "casual", seed * 1000 + k).deal
+        for _ in range(rng.below(7)):
+            if d.ended or d.legal_actions()[0] != PASS:
+                break
+            d.apply(PASS if rng.below(2) or d.bid == 5 else BID + d.bid + 1)
+        if not d.ended and d.legal_actions()[0] == PASS:
+            yield d, d.view(d.to_act)
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_bidding_goes_on_as_the_engine_runs_it(players):
+    """Each candidate call played on in a world: the calls that follow come in the engine's
+    order (a seat overbid by its partner calls again), each the bid team_greedy's estimate
+    of that seat's world hand gives if higher, else a pass; then the deal is played out
+    from the bidder (a moon without the bidder's partner) and scored as the engine does."""
+    rules = Rules("american", players=players)
+    checked = again = 0
+    for d, v in bidding_positions(players, 40, seed=players):
+        ts = TeamSearch(1, 1 << 20)
+        n = ts._candidates(v, v.legal[0], True)
+        ts._prepare(v)
+        ts.clock = None
+        ts.next_check = 1 << 29
+        ts._sample(Rng(checked + 1))
+        hands = world_hands(ts, d.n)
+        widow = listed(pack(rules.ranks) & ~sum(hands))
+        for i in range(n):
+            ts.trace = []
+            value = ts._bid_value(ts.cands[i])
+            w = TeamDeal(rules, list(hands), -1, widow)
+            for e in d.log:
+                w.apply(e & 255, e >> 8)
+            callers = [e >> 8 for e in d.log]
+            assert ts.trace[0] == (v.seat, ts.cands[i])
+            for k, (seat, action) in enumerate(ts.trace):
+                assert seat == w.to_act, (players, ts.trace)
+                if w.bidder < 0:
+                    callers.append(seat)
+                    units = bid_units(estimate(w.hands[seat], players == 4), players)
+                    assert not k or action == (BID + units if units > w.bid else PASS), (seat, action, units)
+                w.apply(action, seat)
+            again += len(callers) > len(set(callers))
+            assert w.ended
+            if w.result[2] == "annulled":
+                assert value == 0
+            else:
+                gp = w.result[1]
+                pts = [w.points(x) for x in range(w.sides)]
+                o = w.sides - 1
+                my = v.side
+                assert value == (gp[my] * o - (sum(gp) - gp[my])) * 32 + ((pts[my] * o - (sum(pts) - pts[my])) >> 3)
+            checked += 1
+    assert checked >= 40
+    assert again or players < 4, "no seat was set to call again"
 
 
 @pytest.mark.parametrize("name,opts", GAMES)

@@ -7,7 +7,6 @@ clockwise from the player left of the dealer, so seat s is player (dealer + 1 + 
 from shared_rules.match import Match
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import Rules, TEAM_GAMES
-from shared_rules import team
 
 
 class ThreeMatch(Match):
@@ -62,7 +61,8 @@ class TeamMatch(Match):
         return self.player_at(side) % self.sides()
 
     def _dealt(self, order):
-        return team.dealt(self.rules, order)
+        from shared_rules.team import dealt      # here: three-handed never loads it
+        return dealt(self.rules, order)
 
     def _rotate(self, result):
         self.dealer = (self.dealer + 1) % self.players()

@@ -2,13 +2,15 @@
 
 Players are 0 and 1 for the whole match; in each deal the dealer sits in seat 1 and
 the other player (the forehand) in seat 0.
+
+The two-handed deal (shared_rules.deal) and the records (shared_rules.record) are
+imported where they are used: a team match never loads the one, the device (which saves
+its own way) never the other, so neither takes the board's heap while it plays.
 """
 from shared_rules.cards import listed, pack
 from shared_rules.actions import DECLARE
-from shared_rules.deal import dealt
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
-from shared_rules import record
 
 COUNTING = ("casual", "classic")
 
@@ -75,6 +77,7 @@ class Match:
         self.deals += 1
 
     def _dealt(self, order):
+        from shared_rules.deal import dealt
         return dealt(self.rules, order)
 
     def _rotate(self, result):
@@ -113,6 +116,7 @@ class Match:
 
     def to_dict(self):
         """The whole match as JSON-able data (saved games, records of a match)."""
+        from shared_rules import record
         return {"rules": self.rules.name, "options": dict(self.rules.overrides),
                 "counting": self.counting, "score": self.score[:], "carry": self.carry,
                 "dealer": self.dealer, "deals": self.deals, "rng": self.rng.state,
@@ -128,6 +132,7 @@ class Match:
 
     @classmethod
     def _from_dict(cls, data):
+        from shared_rules import record
         if type(data["options"]) is not dict:
             raise ValueError("bad rule options")
         if data["counting"] not in COUNTING:

@@ -13,6 +13,10 @@ _R = _M % _A
 
 class Rng:
     def __init__(self, seed=1):
+        self.reseed(seed)
+
+    def reseed(self, seed):
+        """Start again as Rng(seed) would (the searches: one sequence per decision)."""
         self.state = seed % (_M - 1) + 1
 
     def next(self):
@@ -27,9 +31,10 @@ class Rng:
         """A number in range(n)."""
         return self.next() % n
 
-    def permute(self, items):
-        """Put a list in random order, in place (Fisher-Yates), the same on every platform."""
-        i = len(items) - 1
+    def permute(self, items, n=-1):
+        """Put a list (its first n items) in random order, in place (Fisher-Yates), the
+        same on every platform."""
+        i = (len(items) if n < 0 else n) - 1
         while i > 0:
             j = self.next() % (i + 1)
             items[i], items[j] = items[j], items[i]

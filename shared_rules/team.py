@@ -39,6 +39,27 @@ def dealt(rules, pack):
     return TeamDeal(rules, hands, -1, pack[i:])
 
 
+def again_after(n, bids, bid, again, seat, value):
+    """The seats (bits) set to call once more after `seat` calls `value` (0: pass) over
+    the highest bid `bid`, given the calls so far and `again` before it: a seat whose
+    partner overbids it, except by the moon (RULES.md 7). On bare numbers, so that a
+    search can follow the bidding's rules too."""
+    partner = (seat + 2) % 4
+    if value and n == 4 and bid and bids[partner] == bid and value < 5:
+        again |= 1 << partner
+    return again & ~(1 << seat)
+
+
+def next_caller(n, bids, again, seat):
+    """The seat that calls after `seat`: the next one clockwise that has not called yet
+    or is set to call again; -1 when the bidding is over."""
+    for i in range(1, n):
+        s = (seat + i) % n
+        if bids[s] < 0 or again >> s & 1:
+            return s
+    return -1
+
+
 class TeamDeal:
     """State of a deal in progress; `apply` moves it on, `result` tells how it ended."""
 
@@ -181,21 +202,17 @@ class TeamDeal:
             raise IllegalMove("there is no bidding in this game")
         if self.bidder >= 0:
             raise IllegalMove("the bidding is over")
-        if action != PASS:
-            value = action - BID
-            if value <= self.bid:
-                raise IllegalMove("bid more than " + str(self.bid) + " or pass")
-            partner = (seat + 2) % 4
-            if self.n == 4 and self.bid and self.bids[partner] == self.bid and value < 5:
-                self.again |= 1 << partner
+        value = action - BID
+        if action != PASS and value <= self.bid:
+            raise IllegalMove("bid more than " + str(self.bid) + " or pass")
+        self.again = again_after(self.n, self.bids, self.bid, self.again, seat, value)
+        self.bids[seat] = value
+        if value:
             self.bid = value
-        self.bids[seat] = action - BID
-        self.again &= ~(1 << seat)
-        for i in range(1, self.n):
-            s = (seat + i) % self.n
-            if self.bids[s] < 0 or self.again >> s & 1:
-                self.to_act = s
-                return
+        s = next_caller(self.n, self.bids, self.again, seat)
+        if s >= 0:
+            self.to_act = s
+            return
         if not self.bid:
             self._finish(None, [0] * self.sides, "annulled")
             return
@@ -346,6 +363,7 @@ class TeamView:
         self.points = tuple(deal.points(s) for s in range(deal.sides))
         self.melds = tuple(deal.melds)
         self.bids = tuple(deal.bids)
+        self.again = deal.again
         self.bid = deal.bid
         self.bidder = deal.bidder
         self.out = deal.out

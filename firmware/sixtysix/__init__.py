@@ -6,11 +6,14 @@ unchanged, in the PC simulator (tools/sim.py builds PC stand-ins).
 
 
 def forget(*names):
-    """Drop sixtysix modules that are done with (their screen is gone; a description read
-    once), so their code leaves the heap (~3 KB each); they compile again if needed."""
+    """Drop modules that are done with (their screen is gone; a description read once;
+    the two-handed deal in a team match), so their code leaves the heap (~3 KB each);
+    they compile again if needed. A name without a dot is one of sixtysix's."""
     import sys
-    here = sys.modules[__name__]
     for name in names:
-        if __name__ + "." + name in sys.modules:
-            del sys.modules[__name__ + "." + name]
-            delattr(here, name)
+        if "." not in name:
+            name = __name__ + "." + name
+        if name in sys.modules:
+            del sys.modules[name]
+            dot = name.rfind(".")
+            delattr(sys.modules[name[:dot]], name[dot + 1:])

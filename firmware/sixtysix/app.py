@@ -46,7 +46,7 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
 # What the title's choices need, imported one a frame once the title is on the screen
-# (the AI comes with the computer's first move: the team games never need it).
+# (App.warm_up), then the deal of the chosen game (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
 
 
@@ -99,7 +99,7 @@ class App:
         if power is not None and power.has_battery:
             from sixtysix.battery import Battery
             self.battery = Battery(power)
-        self.warm = list(WARM)
+        self.warm = list(WARM) + [self.warm_deal]
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
         resume = "title"
@@ -228,17 +228,21 @@ class App:
         bits, two or more) or a linked match (`session`)."""
         self.clear()
         sixtysix.forget("screens", "rulestext", "linkscreen")     # not while the cards are out
+        if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
+            sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
         if people == 1 and session is None:
             from sixtysix.game import Game
             self.set_screen(Game(self, match, level, fresh))
-            return
-        from sixtysix.friends import Friends
-        from sixtysix.seats import Seats
-        seats = Seats.from_byte(people, match.players()) if session is None else None
-        self.set_screen(Friends(self, match, level, fresh, seats, session))
+        else:
+            from sixtysix.friends import Friends
+            from sixtysix.seats import Seats
+            seats = Seats.from_byte(people, match.players()) if session is None else None
+            self.set_screen(Friends(self, match, level, fresh, seats, session))
+        game = match.rules.game
+        self.warm.append(lambda: self.warm_ai(level, game))
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -309,12 +313,18 @@ class App:
             self.low_battery()
 
     def warm_up(self):
-        """Import one module the title's choices need; then make sure the saved match
-        really continues (a damaged one is reported on the title), and write a store
-        that needs rewriting (damaged, cut short) now, while the title leaves the heap
-        free, rather than in the frame that starts a match (a newer version's is kept
-        until something is saved)."""
-        __import__(self.warm.pop(0))
+        """Import one module (a name in self.warm, or a function that imports one) the
+        title's choices or the match's computer need; then make sure the saved match
+        really continues (a damaged one is reported on the title), and write a store that
+        needs rewriting (damaged, cut short) now, while the title leaves the heap free,
+        rather than in the frame that starts a match (a newer version's is kept until
+        something is saved). Compiling a module takes several times its size in heap for
+        a moment: one a frame, while the screen waits."""
+        w = self.warm.pop(0)
+        if callable(w):
+            w()
+        else:
+            __import__(w)
         if self.warm:
             return
         st = self.store
@@ -324,6 +334,20 @@ class App:
                 self.damaged(got)
         if st.dirty and st.problem != store.NEWER:
             st.rewrite()
+
+    def warm_deal(self):
+        """The module that deals the chosen game (a saved match brings its own)."""
+        if not self.store.in_progress():
+            from shared_rules.rules import TEAM_GAMES
+            __import__("shared_rules.team" if self.settings.rules().game in TEAM_GAMES else "shared_rules.deal")
+
+    def warm_ai(self, level, game):
+        """The package of a match's computer; its modules follow, one a frame."""
+        try:
+            from shared_rules import ai
+        except ImportError:
+            return                              # a board without the AI
+        self.warm.extend(ai.modules(level, game))
 
     def deep_sleep(self):
         """Save, then sleep until the wake button (the board restarts, the app comes
@@ -406,6 +430,11 @@ def state_seed(match):
     from shared_rules.cards import count
     d = match.deal
     seat = d.to_act if d.to_act >= 0 else 0
-    return (match.rng.state + 7919 * count(d.won[0] | d.won[1]) + 31 * d.talon_left
-            + d.lead + 1 + d.hands[seat] % 65521) & 0x3FFFFFFF
-
+    won = 0
+    for w in d.won:
+        won |= w
+    if hasattr(d, "trick"):         # a team deal: the trick so far and the bid stand in
+        where = 31 * len(d.trick) + 131 * d.bid + d.trick_count
+    else:
+        where = 31 * d.talon_left + d.lead + 1
+    return (match.rng.state + 7919 * count(won) + where + d.hands[seat] % 65521) & 0x3FFFFFFF

@@ -520,9 +520,11 @@ class Game:
     def computer(self):
         d = self.match.deal
         seat = d.to_act
-        if not self.team and not self.watching():
+        if (self.level == "hard" or not self.team) and not self.watching():
             self.table.message("Thinking...")
             self.app.show_now()
+        if self.app.warm:
+            return          # App.idle imports its modules first, one a frame (App.warm_ai)
         action = self.decide(seat)
         if action is None:
             action = greedy(d)
@@ -531,9 +533,6 @@ class Game:
 
     def adviser(self):
         """The computer player that moves and gives hints here (None: no AI)."""
-        if self.team:
-            from shared_rules.ai import team_greedy
-            return team_greedy
         return self.app.make_player(self.level)
 
     def decide(self, seat):
@@ -545,9 +544,7 @@ class Game:
             # a fresh player per decision, seeded from the state: a resumed match
             # continues exactly as it would have without the power cut
             player = self.adviser()
-            if self.team:
-                action = player.choose(d.view(seat))
-            elif player is not None:
+            if player is not None:
                 deadline = None
                 if app.think_clock is not None:
                     deadline = app.think_clock() + THINK.get(self.level, 1.0)

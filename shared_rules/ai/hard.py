@@ -5,11 +5,13 @@ with shared_rules.ai.search, the team games with shared_rules.ai.team_search. Bo
 a work budget (units: cards played in playouts plus solver nodes), by default the work a
 board does in the device's 1.5 s, and by the caller's deadline, whichever comes first.
 Its hints in the team games are Normal's (team_greedy's reasons).
+
+Each kind of game imports only its own modules (the two-handed ones: Normal, its rules of
+thumb, the search and the solver), so a team game on the board keeps none of them.
 """
 from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
 from shared_rules.rng import Rng
 from shared_rules.rules import TEAM_GAMES
-from shared_rules.ai.normal import decide, hint
 
 # Work units (cards played in playouts, solver nodes) that an RP2040 at 125 MHz does in
 # Hard's 1.5 s, per game: tools/board_bench.py's units_in_deadline (Hard's decisions that
@@ -44,6 +46,7 @@ class Hard:
         game = view.rules.game
         if game in TEAM_GAMES:
             return self._team(view, clock, deadline)
+        from shared_rules.ai.normal import decide
         first = decide(view, False, None, self.rng)
         if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
                 or view.to_act != view.seat:
@@ -74,4 +77,8 @@ class Hard:
         return a
 
     def hint(self, view):
+        if view.rules.game in TEAM_GAMES:
+            from shared_rules.ai import team_greedy
+            return team_greedy.hint(view)
+        from shared_rules.ai.normal import hint
         return hint(self, view)

@@ -26,15 +26,15 @@ class Normal:
         self.easy = easy
         self.level = "easy" if easy else "normal"
         self.rng = Rng(seed)
-        self.solver = None
+        self.solver = None      # Normal's endgame solver, made at its first two-handed decision
         self.work = 0           # endgame solver nodes of the last decision
-        if not easy:
-            from shared_rules.ai.solver import Solver
-            self.solver = Solver(64)
 
     def choose(self, view, clock=None, deadline=None):
+        if self.easy or view.rules.game in TEAM_GAMES:      # no endgame to solve
+            return decide(view, self.easy, None, self.rng)
         if self.solver is None:
-            return decide(view, True, None, self.rng)
+            from shared_rules.ai.solver import Solver
+            self.solver = Solver(64)
         self.solver.nodes = 0
         a = decide(view, False, self.solver, self.rng, clock, deadline)
         self.work = self.solver.nodes

@@ -50,11 +50,17 @@ def estimate(hand, partner):
     return best + (20 if partner else 0)
 
 
+def bid_units(est, n):
+    """The highest bid on a hand estimated at `est` points with n players (0: none): a
+    unit per 33 points, the moon from 140 with a partner."""
+    if n == 4 and est >= 140:
+        return 5
+    return min(4, est // 33)
+
+
 def _bid(view):
     est = estimate(view.hand, view.n == 4)
-    units = min(4, est // 33)
-    if view.n == 4 and est >= 140:
-        units = 5
+    units = bid_units(est, view.n)
     if units > view.bid:
         return BID + units, "bid " + str(units) + ": your hand should take about " + str(est) + " points"
     return PASS, "pass: your hand is worth about " + str(est) + " points"
