@@ -71,7 +71,7 @@ class Cable(LinkedPair):
         assert offer[0][0].endswith("offers a match") and offer[2][0] == "Accept", offer
         self.press(1, "ok")
         self.wait(1500)
-        assert (self.screen(0), self.screen(1)) == ("Friends", "Friends")
+        assert (self.screen(0), self.screen(1)) == ("Linked", "Linked")
 
     def press(self, k, role, times=1):
         for _ in range(times):
@@ -107,7 +107,7 @@ def play(pair, rng, faults=True, limit=6000):
                     assert app.screen.names[0] == "continue", app.screen.names
                     pair.press(k, "ok")
                     moved = True
-            elif pair.screen(k) == "Friends":
+            elif pair.screen(k) == "Linked":
                 moved = bool(drivers[k].act()) or moved
         if over == 2:
             return done
@@ -266,3 +266,32 @@ def test_the_computer_of_a_linked_match_plays_normal_at_most():
     pair.agree("three-handed")
     g = pair.devices[0].app.screen
     assert g.level == "normal" and pair.session(0).proposal.seats[2] == lm.COMPUTER
+
+
+def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_it_again():
+    """Link play's session and modules (~21 KB) leave the heap when a match that is not
+    linked starts (App.drop_link), once the other device has been told this one left the
+    linked match; choosing link play again reconnects on the port built the first time."""
+    pair = Cable(11)
+    pair.boot()
+    pair.settle()
+    pair.agree("standard")
+    port = pair.devices[0].app.port
+
+    def to_title():
+        pair.press(0, "menu")                   # the action menu, in turn or not
+        pair.press(0, "right", pair.devices[0].app.screen.overlay[1].items.index("Main menu"))
+        pair.press(0, "ok")
+        assert pair.screen(0) == "Title"
+
+    to_title()
+    assert pair.session(0).in_match()           # the linked match is kept
+    pair.choose(0, "new")                       # a match against the computer replaces it
+    pair.wait(3000)
+    assert pair.screen(0) == "Game" and pair.session(0) is None and pair.devices[0].app.sync is None
+    assert "left this match" in pair.session(1).message()
+    to_title()
+    pair.to_link_screen(0)
+    pair.wait(1500)
+    assert pair.devices[0].app.port is port and pair.session(0).link.port is port
+    assert pair.devices[0].app.screen.shown[0] == ["Connected to " + pair.session(0).link.peer_name]

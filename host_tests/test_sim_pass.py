@@ -78,7 +78,7 @@ def test_a_pass_and_play_match_plays_to_the_end_with_the_hand_hidden_on_pass_scr
     sim.app.settings.index[0] = rules           # (the rule set, as Settings would set it)
     start(sim, people)
     g = sim.app.screen
-    assert type(g).__name__ == "Friends" and g.seats.kinds == tuple(
+    assert type(g).__name__ == "PassPlay" and g.seats.kinds == tuple(
         "person" if p else "computer" for p in people)
     play(sim, seen)
     passes = [b for b in seen if b[0].startswith("Pass to ")]
@@ -106,6 +106,6 @@ def test_a_power_cut_continues_pass_and_play_with_the_same_people_and_a_pass_scr
     assert sim.app.screen.names[0] == "continue"
     sim.press("ok")
     g = sim.app.screen
-    assert type(g).__name__ == "Friends" and g.seats.kinds == ("person", "person")
+    assert type(g).__name__ == "PassPlay" and g.seats.kinds == ("person", "person")
     assert g.match.to_dict() == before
     assert g.overlay is not None and g.hand() == [] and shown_hands(g) == []    # whoever picks it up

@@ -67,7 +67,8 @@ class App:
         self.power = power
         self.entropy = entropy
         self.link_port = link
-        self.session = None     # link play (sixtysix.linkmatch), from the first time it is chosen
+        self.port = None        # ... the port it built, kept once built (its pins stay taken)
+        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (App.drop_link)
         self.sync = None        # ... and linkmatch.sync, which saves it
         self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
         self.store = store.Store(nvm)
@@ -227,20 +228,25 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        sixtysix.forget("screens", "rulestext", "linkscreen")     # not while the cards are out
+        # not while the cards are out: the menu screens, the ways to a match, its options' checks
+        sixtysix.forget("screens", "rulestext", "linkscreen", "friends", "shared_rules.overrides")
         if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
             sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
-        if people == 1 and session is None:
+        if session is not None:
+            from sixtysix.linktable import Linked
+            self.set_screen(Linked(self, match, level, fresh, session=session))
+        elif people != 1:
+            from sixtysix.passplay import PassPlay
+            from sixtysix.seats import Seats
+            self.set_screen(PassPlay(self, match, level, fresh, Seats.from_byte(people, match.players())))
+        else:
             from sixtysix.game import Game
             self.set_screen(Game(self, match, level, fresh))
-        else:
-            from sixtysix.friends import Friends
-            from sixtysix.seats import Seats
-            seats = Seats.from_byte(people, match.players()) if session is None else None
-            self.set_screen(Friends(self, match, level, fresh, seats, session))
+        if session is None and self.session is not None:
+            self.warm.append(self.drop_link)    # before the computer's modules come
         game = match.rules.game
         self.warm.append(lambda: self.warm_ai(level, game))
 
@@ -340,6 +346,20 @@ class App:
         if not self.store.in_progress():
             from shared_rules.rules import TEAM_GAMES
             __import__("shared_rules.team" if self.settings.rules().game in TEAM_GAMES else "shared_rules.deal")
+
+    def drop_link(self):
+        """Link play's session and modules (~21 KB) leave the heap while a match that is
+        not linked plays, so that Hard's search fits: once the link has told the other
+        device what it still had to (leaving a linked match), or is down. The port stays;
+        choosing link play again makes a new session on it (sixtysix.friends)."""
+        s = self.session
+        if s is None or self.name == "link" or s.in_match():
+            return                                  # in use again meanwhile
+        if s.link.up() and s.link.out:
+            self.warm.insert(0, self.drop_link)      # again in the next frame
+            return
+        self.session = self.sync = None
+        sixtysix.forget("linkmatch", "link", "fairseed", "sha256")
 
     def warm_ai(self, level, game):
         """The package of a match's computer; its modules follow, one a frame."""

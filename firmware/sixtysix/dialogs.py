@@ -121,8 +121,8 @@ def action_menu(game):
     labels.append("Main menu")
     acts.append("title")
     if session is not None:
-        from sixtysix import friends
-        friends.menu(game, turn, labels, acts)
+        from sixtysix import linktable
+        linktable.menu(game, turn, labels, acts)
     labels.append("Back")
     acts.append("back")
 
@@ -140,8 +140,8 @@ def action_menu(game):
         if a == "hint":
             hint(game)
         elif a in ("ask", "leave"):
-            from sixtysix import friends
-            return friends.chosen(game, a)
+            from sixtysix import linktable
+            return linktable.chosen(game, a)
         elif a != "back":
             game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None

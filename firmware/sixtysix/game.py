@@ -9,10 +9,10 @@ Idiots', three-handed, where the dealer sits out) and the team deals (four-hande
 North American), whose extra parts (bidding, partners) live in sixtysix.teams.
 
 Against the computer the person is player 0; pass-and-play and link play are
-sixtysix.friends.Friends, a Game whose viewer changes (several people take turns with
-the device) or is this device's player (the other device's moves come by cable). The
-VIEWER's seat is at the bottom and only the viewer's hand is shown; the others sit by
-`place`, around from there.
+sixtysix.passplay.PassPlay, a Game whose viewer changes (several people take turns with
+the device), and sixtysix.linktable.Linked, whose viewer is this device's player (the
+other device's moves come by cable). The VIEWER's seat is at the bottom and only the
+viewer's hand is shown; the others sit by `place`, around from there.
 """
 import gc
 from shared_rules import cards
@@ -86,8 +86,8 @@ class Game:
 
     def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
         self.app = app
-        self.seats = seats         # pass-and-play's sixtysix.seats.Seats (Friends)
-        self.session = session     # link play's sixtysix.linkmatch session (Friends)
+        self.seats = seats         # pass-and-play's sixtysix.seats.Seats (PassPlay)
+        self.session = session     # link play's sixtysix.linkmatch session (Linked)
         self.match = match
         self.level = level
         self.team = match.rules.game in TEAM_GAMES
@@ -381,14 +381,18 @@ class Game:
         return nxt
 
     def react(self, role):
-        """Whatever is next once nothing moves: the box's answer, the result, the
-        computer's move, or the player's key."""
+        """Whatever is next once nothing moves: the box's answer, the result, or the
+        deal moving on."""
         if self.overlay is not None:
             return self.overlay[2](role) if role else None
-        d = self.match.deal
-        if d.ended:
+        if self.match.deal.ended:
             self.result_overlay()
             return None
+        return self.move_on(role)
+
+    def move_on(self, role):
+        """The deal goes on: the computer's move, or the player's key."""
+        d = self.match.deal
         if d.to_act != self.me():
             self.computer()
             return None

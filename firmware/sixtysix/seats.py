@@ -2,7 +2,7 @@
 
 Only the rules part lives here: which person must hold the device now, and when a
 "pass to <player>" screen is due (the next person to act is not the one who last saw
-their hand). The table (sixtysix.game) draws the pass screen, hides the hand until a key
+their hand). The table (sixtysix.passplay) draws the pass screen, hides the hand until a key
 is pressed, then calls handed(). With one person no pass screen is ever due.
 
 The Russian close out of turn (either player, before the lead) is offered on the pass
@@ -13,6 +13,8 @@ from shared_rules.actions import CLOSE
 
 PERSON = "person"
 COMPUTER = "computer"
+# Each player keeps one name whoever holds the device: the compass points of the seats
+COMPASS = {2: ("South", "North"), 3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
 
 
 class Seats:
