@@ -38,12 +38,14 @@ display.refresh()
 display.auto_refresh = True
 keys = profile.keys()
 power = profiles.power(profile, display, keys)
+sound = profiles.sound(profile)         # None on a board without a speaker
 gc.collect()
 
 from sixtysix.app import App  # noqa: E402  (after the display: its errors show on screen)
 
 app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
           assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
+          board=profile, sound=sound,
           link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
 gc.collect()
 app.run(time.sleep)

@@ -20,6 +20,11 @@ or NameError, and `if`/`x if c else y` whose test calls hasattr) are allowed.
 A second pass flags imports of CPython standard modules the board lacks (itertools,
 typing, ...) outside such a try. Modules the board has are read from the Pico's board
 definition in circuitpython-stubs.
+A third pass checks the board profiles (hardware/profiles/*.py), which name their pins as
+strings that getattr(board, ...) looks up: every pin a profile names (PIN_CONSTANTS) must
+be in the `board` module of each board id it lists in BOARD_IDS (its stub in
+circuitpython-stubs), and a profile that does not build its display (no SPI_CLOCK) needs
+the board's own board.DISPLAY.
 """
 import ast
 import fcntl
@@ -79,6 +84,9 @@ MISSING_BUILTIN_NAMES = (
 )
 # On the board although not in the Pico's module list.
 CORE_MODULES = {"gc", "micropython", "builtins", "sys"}
+# A profile's constants that name pins of the board module (a name, a tuple of names, or None).
+PIN_CONSTANTS = ("KEY_PINS", "WAKE_PIN", "BATTERY_PIN", "SOUND_PIN", "LINK_TX", "LINK_RX",
+                 "SPI_CLOCK", "SPI_MOSI", "CHIP_SELECT", "COMMAND", "RESET", "BACKLIGHT")
 
 
 def _digest(*parts):
@@ -200,6 +208,55 @@ def board_modules():
     text = (_site_packages() / "board_definitions" / BOARD / "__init__.pyi").read_text(encoding="utf-8")
     listed = re.search(r"Included modules:(.*)", text).group(1)
     return {m.strip().split(".")[0].split(" ")[0] for m in listed.split(",") if m.strip()} | CORE_MODULES
+
+
+def board_pins(board_id):
+    """{name: GPIO number (None for a name that is no GPIO, e.g. DISPLAY)} of the `board`
+    module of board_id, from its stub in circuitpython-stubs; None when there is no stub."""
+    path = _site_packages() / "board_definitions" / board_id / "__init__.pyi"
+    if not path.exists():
+        return None
+    names = {}
+    for m in re.finditer(r"^(\w+): [\w.]+(?:\s+# GPIO(\d+))?", path.read_text(encoding="utf-8"), re.M):
+        names[m.group(1)] = int(m.group(2)) if m.group(2) else None
+    return names
+
+
+def profile_constants(path):
+    """{constant: (value, line)} of a profile module's top-level literal assignments."""
+    out = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                out[node.targets[0].id] = (ast.literal_eval(node.value), node.lineno)
+            except ValueError:
+                pass
+    return out
+
+
+def profile_pin_problems(folder):
+    """Pins the board profiles in `folder` name that their boards' `board` modules lack."""
+    problems = []
+    for path in sorted(folder.glob("*.py")):
+        if path.stem.startswith("_"):
+            continue
+        consts = profile_constants(path)
+        ids, line = consts.get("BOARD_IDS", ((), 1))
+        if not ids:
+            problems.append("%s:%d: the profile lists no BOARD_IDS to check its pins against" % (path, line))
+        for board_id in ids:
+            pins = board_pins(board_id)
+            if pins is None:
+                problems.append("%s:%d: no board definition for board id %r" % (path, line, board_id))
+                continue
+            named = [(c, v, n) for c in PIN_CONSTANTS if c in consts
+                     for v, n in [consts[c]] for v in (v if isinstance(v, tuple) else (v,)) if v is not None]
+            if "SPI_CLOCK" not in consts:
+                named.append(("display()", "DISPLAY", line))
+            for const, name, n in named:
+                if name not in pins:
+                    problems.append("%s:%d: %s: board %s has no pin %r" % (path, n, const, board_id, name))
+    return problems
 
 
 def targets(repo=REPO):
@@ -330,6 +387,9 @@ def check(found=None):
         root = base / name.replace(".", "/")
         files += [root.with_suffix(".py")] if flag == "-m" else sorted(root.rglob("*.py"))
     problems, _ = run_mypy(found, _class_names(files))
+    for base, _, name in found:
+        if name == "profiles":
+            problems += profile_pin_problems(base / name)
     return problems + missing_modules(files, board_modules())
 
 

@@ -195,3 +195,30 @@ def test_targets_follow_the_board_layout(tmp_path):
 def test_no_board_dirs_means_nothing_to_check(tmp_path):
     assert cpcheck.targets(tmp_path) == []
     assert cpcheck.check([]) == []
+
+
+def test_profile_pins_are_checked_against_the_board_definition_of_each_board_id(tmp_path):
+    """Profiles name pins as strings (getattr(board, name)), which mypy cannot see: the
+    check reads each name against the `board` stub of every id in BOARD_IDS."""
+    folder = tmp_path / "profiles"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("PROFILES = ('handheld', 'pack', 'nowhere')\n")
+    (folder / "_shared.py").write_text("KEY_PINS = ('NOT_A_PIN',)\n")     # a helper, not a profile
+    (folder / "handheld.py").write_text(
+        'BOARD_IDS = ("pimoroni_picosystem", "raspberry_pi_pico")\n'
+        'KEY_PINS = ("SW_A", "GP13")\n'         # SW_A only on the PicoSystem, GP13 only on the Pico
+        'WAKE_PIN = "SW_A"\nBATTERY_PIN = None\nLINK_TX = "TX"\n')
+    (folder / "pack.py").write_text(
+        'BOARD_IDS = ("raspberry_pi_pico",)\nSPI_CLOCK = "GP18"\nRESET = None\nBATTERY_PIN = "GP29"\n')
+    (folder / "nowhere.py").write_text('BOARD_IDS = ("no_such_board",)\nKEY_PINS = ("GP0",)\n')
+    cpcheck.ensure_env()
+    problems = sorted(p.replace(str(folder) + "/", "") for p in cpcheck.profile_pin_problems(folder))
+    assert problems == [
+        "handheld.py:1: display(): board raspberry_pi_pico has no pin 'DISPLAY'",
+        "handheld.py:2: KEY_PINS: board pimoroni_picosystem has no pin 'GP13'",
+        "handheld.py:2: KEY_PINS: board raspberry_pi_pico has no pin 'SW_A'",
+        "handheld.py:3: WAKE_PIN: board raspberry_pi_pico has no pin 'SW_A'",
+        "handheld.py:5: LINK_TX: board raspberry_pi_pico has no pin 'TX'",
+        "nowhere.py:1: no board definition for board id 'no_such_board'",
+        "pack.py:4: BATTERY_PIN: board raspberry_pi_pico has no pin 'GP29'",
+    ]

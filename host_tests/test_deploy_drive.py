@@ -1,6 +1,7 @@
 """tools.deploy against a temporary folder standing in for a mounted CIRCUITPY drive."""
 
 import errno
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +9,8 @@ from deploy_fakes import board_files, make_drive, make_repo, seed_cache
 from tools.deploy import cli, discover
 from tools.deploy.drive import DriveTarget
 from tools.deploy.sync import PLACEHOLDER
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -357,6 +360,27 @@ def test_the_profile_follows_the_board_id_in_boot_out(tmp_path, capsys, board_id
     code, out, _ = run(capsys, repo, seed_cache(tmp_path / "cache"), "--drive", str(drive))
     assert code == 0 and "Profile: {} (".format(profile) in out
     assert (drive / "settings.toml").read_text().startswith('SIXTYSIX_PROFILE = "{}"'.format(profile))
+
+
+# The real profiles: each handheld's own Board ID (boot_out.txt as CircuitPython writes it)
+REAL_BOARDS = {"pimoroni_picosystem": "pimoroni_picosystem", "pajenicko_picopad": "pajenicko_picopad",
+               "ugame22": "ugame22", "lilygo_t_display_rp2040": "lilygo_t_display_rp2040",
+               "raspberry_pi_pico": "pico_display_pack", "raspberry_pi_pico_w": "pico_display_pack"}
+
+
+@pytest.mark.parametrize("board_id", sorted(REAL_BOARDS))
+def test_the_real_profiles_are_picked_by_the_board_id_without_profile(tmp_path, capsys, board_id):
+    """The repo's own profiles and firmware onto a drive whose boot_out.txt names the
+    board: the profile made for it is chosen and written to settings.toml."""
+    drive = make_drive(tmp_path / "CIRCUITPY", boot_out="Adafruit CircuitPython 10.0.3 on 2025-10-17; a board "
+                                                        "with rp2040\nBoard ID:{}\nUID:0123\n".format(board_id))
+    code, out, err = run(capsys, ROOT, tmp_path / "cache", "--drive", str(drive))
+    profile = REAL_BOARDS[board_id]
+    assert (code, err) == (0, "") and "Profile: {} (made for {})".format(profile, board_id) in out
+    assert (drive / "settings.toml").read_text().startswith('SIXTYSIX_PROFILE = "{}"'.format(profile))
+    assert (drive / "lib" / "profiles" / (profile + ".py")).read_bytes() == \
+        (ROOT / "hardware" / "profiles" / (profile + ".py")).read_bytes()
+    assert (drive / "code.py").read_bytes() == (ROOT / "firmware" / "code.py").read_bytes()
 
 
 def test_an_unknown_board_id_lists_the_profiles(setup, capsys):

@@ -165,7 +165,8 @@ def run_code_py(monkeypatch, readonly, sleep):
     profile = types.SimpleNamespace(display=lambda: display,
                                     keys=lambda: types.SimpleNamespace(events=None), BUTTONS=())
     monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(
-        load=lambda name: profile, power=lambda profile, display, keys: None))
+        load=lambda name: profile, power=lambda profile, display, keys: None,
+        sound=lambda profile: None))
     ui = types.ModuleType("sixtysix.ui")          # the splash: no font file on a PC
     ui.load_font = lambda path: None
     ui.backdrop = lambda width, height, title: title

@@ -52,6 +52,57 @@ def test_quick_presses_are_all_seen():
     assert [k.poll() for _ in range(4)] == ["left", "left", "right", "ok"]
 
 
+def test_a_key_with_a_hold_role_answers_on_release_or_once_held_long_enough():
+    """Two buttons (the T-Display): L is "right" when tapped, "menu" when held; a tap
+    answers when it is let go, a hold once (no repeat, and nothing when let go)."""
+    now = [0.0]
+    src = EventQueue()
+    k = keys.RoleKeys(src, ("right", "ok"), lambda: now[0], ("menu", "menu"))
+    src.put(0, True)
+    assert k.poll() is None                 # short or long: not known yet
+    now[0] += keys.HOLD - 0.1
+    assert k.poll() is None
+    src.put(0, False)
+    assert k.poll() == "right"              # let go in time: a tap
+    src.put(1, True)
+    got = []
+    for _ in range(150):                    # held 1.5 s: one "menu", no repeats
+        now[0] += 0.01
+        got.append(k.poll())
+    assert [r for r in got if r] == ["menu"]
+    assert got.index("menu") == pytest.approx(keys.HOLD / 0.01, abs=1.5)
+    src.put(1, False)
+    assert k.poll() is None                 # the hold already answered
+    for n in (0, 1, 0):                     # quick taps, all seen, in order
+        src.put(n, True)
+        src.put(n, False)
+    assert [k.poll() for _ in range(3)] == ["right", "ok", "right"]
+
+
+def test_key_names_say_what_to_press_on_each_board():
+    from sixtysix.keynames import key_names
+    k = keys.RoleKeys(EventQueue(), ("left", "right", "ok", "menu"), lambda: 0.0)
+    assert key_names(k, ("B", "Y", "X", "A")) == {"left": "B", "right": "Y", "ok": "X", "menu": "A"}
+    assert key_names(k, None)["menu"] == "MENU"
+    k = keys.RoleKeys(EventQueue(), ("ok", "menu", "ok"), lambda: 0.0)
+    assert key_names(k, ("A", "B", "X"))["ok"] == "A"               # the first key of a role
+    k = keys.RoleKeys(EventQueue(), ("right", "ok"), lambda: 0.0, ("menu", "menu"))
+    assert key_names(k, ("L", "R")) == {"right": "L", "ok": "R", "menu": "hold"}
+    k = keys.RoleKeys(EventQueue(), ("right", "ok"), lambda: 0.0, ("menu", None))
+    assert key_names(k, ("L", "R"))["menu"] == "hold L"
+
+
+def test_the_sound_setting_is_on_by_default_only_with_a_speaker():
+    assert Settings(speaker=True).get("sound") == "on"
+    assert Settings().get("sound") == "off"
+    st = store.Store(FlashNVM())
+    old = Settings()
+    old.index = old.index[:8]                   # saved before there was a Sound setting
+    assert st.save_settings(old.to_bytes())
+    s = Settings(speaker=True)
+    assert s.load(store.Store(st.nvm)) is None and s.get("sound") == "on"
+
+
 def test_checks_and_records():
     assert crc.crc16(b"123456789") == 0x29B1        # CRC-16/CCITT-FALSE check value
     assert crc.crc16(b"56789", crc.crc16(b"1234")) == 0x29B1     # continued (the link)
@@ -223,7 +274,8 @@ def test_layout_fits_the_screen(size):
         lay.battery[0] + lay.battery[2] <= px + 5 * 6
 
 
-@pytest.mark.parametrize("profile", ["pico_display_pack", "waveshare_lcd_1in3", "pajenicko_picopad"])
+@pytest.mark.parametrize("profile", ["pico_display_pack", "waveshare_lcd_1in3", "pajenicko_picopad",
+                                     "pimoroni_picosystem", "ugame22", "lilygo_t_display_rp2040"])
 def test_the_settings_screen_fits_every_screen(profile):
     """Every setting's line, and the key hint, on the screen and clear of each other and
     of the heading (240x135 once ran its last lines into the hint and off the screen)."""
@@ -240,7 +292,9 @@ def test_the_settings_screen_fits_every_screen(profile):
         return (view.x, view.y, t.width * t.tile_width * k, t.height * t.tile_height * k)
 
     lines = [rect(lab.view) for lab in screen.menu.labels]
-    assert len(lines) >= len(CHOICES)
+    sound = sim.profile.SOUND_PIN is not None           # the Sound line only with a speaker
+    assert len(lines) >= len(CHOICES) - (not sound)
+    assert any(s.startswith("Sound") for s in screen.menu.items) == sound
     head = rect(screen.group[0])
     hint = rect(screen.group[len(screen.group) - 1])    # appended last
     for r in lines + [hint]:
@@ -288,7 +342,7 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     import sys
     import time
     import types
-    from tools.sim import Sim, SimPower, FIRMWARE, EventQueue
+    from tools.sim import Sim, SimPower, SimSpeaker, FIRMWARE, EventQueue
     import sixtysix.app
     import sixtysix.ui
 
@@ -299,15 +353,18 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     def link():
         raise AssertionError("the link port is built only when link play is chosen")
 
+    profile = types.SimpleNamespace(BUTTONS=sim.roles, HOLDS=None, LABELS=sim.profile.LABELS,
+                                    display=lambda: sim.display, keys=lambda: keys_obj, link=link)
+
     def load(name):
         chosen["name"] = name
-        return types.SimpleNamespace(BUTTONS=sim.roles, display=lambda: sim.display,
-                                     keys=lambda: keys_obj, link=link)
+        return profile
 
     ran = {}
     power = SimPower(charge=0.5)
+    speaker = SimSpeaker(time.monotonic)
     monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(
-        load=load, power=lambda profile, display, keys: power))
+        load=load, power=lambda p, display, keys: power, sound=lambda p: speaker if p is profile else None))
     status_bar = types.SimpleNamespace(display=True)
     monkeypatch.setitem(sys.modules, "supervisor", types.SimpleNamespace(status_bar=status_bar))
     real_font = sixtysix.ui.load_font
@@ -342,6 +399,7 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert app.keys.source is keys_obj.events and app.keys.roles == sim.roles
     assert app.think_clock is not None and app.width == 240 and app.height == 240
     assert app.power is power and ran["sleep"] is time.sleep
+    assert app.sound.out is speaker and app.key["ok"] == "A"       # the speaker, the keys' names
     assert app.link_port is link and app.entropy(4) != app.entropy(4)     # os.urandom
     assert type(app.screen).__name__ == "Title"
     # the first picture is the splash, drawn before the app exists; no status line; then

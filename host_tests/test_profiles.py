@@ -19,11 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
 BUILD_MD = HARDWARE / "BUILD.md"
 SPI_PROFILES = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")   # we build the display
-BUILTIN_PROFILES = ("pajenicko_picopad",)                                     # board.DISPLAY
+BUILTIN_PROFILES = ("pajenicko_picopad", "pimoroni_picosystem", "ugame22",     # board.DISPLAY
+                    "lilygo_t_display_rp2040")
 PROFILE_NAMES = SPI_PROFILES + BUILTIN_PROFILES
 ROLES = {"left", "right", "up", "down", "ok", "menu"}
 HARDWARE_MODULES = ("board", "busio", "fourwire", "busdisplay", "keypad", "pwmio",
                     "digitalio", "displayio", "microcontroller")
+# Names the handhelds' board modules give their pins (CircuitPython board definitions).
+BOARD_NAMES = ("SW_A", "SW_B", "SW_X", "SW_Y", "SW_UP", "SW_DOWN", "SW_LEFT", "SW_RIGHT", "BAT_SENSE",
+               "AUDIO", "TX", "RX", "VOLTAGE_MONITOR", "BUTTON_L", "BUTTON_R", "BUTTON_X", "BUTTON_O",
+               "BUTTON_Z", "BUTTON_UP", "BUTTON_DOWN", "BUTTON_LEFT", "BUTTON_RIGHT")
 
 # Raspberry Pi Pico header: physical pin -> name (as on Pimoroni's pack schematics).
 PICO_PINS = {
@@ -33,6 +38,15 @@ PICO_PINS = {
     23: "GND", 24: "GP18", 25: "GP19", 26: "GP20", 27: "GP21", 28: "GND", 29: "GP22",
     30: "RUN", 31: "GP26", 32: "GP27", 33: "GND", 34: "GP28", 35: "ADC_VREF",
     36: "3V3(OUT)", 37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+
+# The PicoPad's and the PicoSystem's board modules name the same buttons, battery and speaker.
+SW_PAD = {
+    "battery": ("BAT_SENSE", 3), "sound": "AUDIO",
+    "keys": {"A": "SW_A", "B": "SW_B", "X": "SW_X", "Y": "SW_Y", "UP": "SW_UP",
+             "DOWN": "SW_DOWN", "LEFT": "SW_LEFT", "RIGHT": "SW_RIGHT"},
+    "roles": {"A": "ok", "B": "menu", "X": "ok", "Y": "menu", "UP": "up",
+              "DOWN": "down", "LEFT": "left", "RIGHT": "right"},
 }
 
 # What the vendors document (see each profile's docstring for the sources).
@@ -54,15 +68,31 @@ VENDOR = {
                   "DOWN": "down", "LEFT": "left", "RIGHT": "right", "PRESS": "ok"},
     },
     # CircuitPython's board definition (pins.c): SW_A GP7, SW_B GP6, SW_X GP9, SW_Y GP8,
-    # SW_UP GP4, SW_DOWN GP5, SW_LEFT GP3, SW_RIGHT GP2, BAT_SENSE GP29 (it names no GP29);
-    # the profile uses the board names
-    "pajenicko_picopad": {
+    # SW_UP GP4, SW_DOWN GP5, SW_LEFT GP3, SW_RIGHT GP2, BAT_SENSE GP29 (it names no GP29),
+    # AUDIO GP15; the profile uses the board names
+    "pajenicko_picopad": dict(SW_PAD, size=(320, 240)),
+    # board definition pimoroni_picosystem: SW_A GP18, SW_B GP19, SW_X GP17, SW_Y GP16, SW_UP GP23,
+    # SW_DOWN GP20, SW_LEFT GP22, SW_RIGHT GP21, AUDIO GP11 (piezo), BAT_SENSE GP26 (3:1, Pimoroni's
+    # hardware.cpp); it names no GPn pins
+    "pimoroni_picosystem": dict(SW_PAD, size=(240, 240)),
+    # board definition ugame22: BUTTON_O GP8, BUTTON_X GP6, BUTTON_Z GP0, BUTTON_UP GP10,
+    # BUTTON_DOWN GP7, BUTTON_LEFT GP11, BUTTON_RIGHT GP9; no battery sense, I2S audio
+    "ugame22": {
         "size": (320, 240),
-        "battery": "BAT_SENSE",
-        "keys": {"A": "SW_A", "B": "SW_B", "X": "SW_X", "Y": "SW_Y", "UP": "SW_UP",
-                 "DOWN": "SW_DOWN", "LEFT": "SW_LEFT", "RIGHT": "SW_RIGHT"},
-        "roles": {"A": "ok", "B": "menu", "X": "ok", "Y": "menu", "UP": "up",
-                  "DOWN": "down", "LEFT": "left", "RIGHT": "right"},
+        "battery": (None, None), "sound": None,
+        "keys": {"O": "BUTTON_O", "X": "BUTTON_X", "Z": "BUTTON_Z", "UP": "BUTTON_UP",
+                 "DOWN": "BUTTON_DOWN", "LEFT": "BUTTON_LEFT", "RIGHT": "BUTTON_RIGHT"},
+        "roles": {"O": "ok", "X": "menu", "Z": "menu", "UP": "up", "DOWN": "down",
+                  "LEFT": "left", "RIGHT": "right"},
+    },
+    # board definition lilygo_t_display_rp2040: BUTTON_L GP6, BUTTON_R GP7, VOLTAGE_MONITOR GP26
+    # (its divider is not confirmed: the profile says why it takes 2)
+    "lilygo_t_display_rp2040": {
+        "size": (240, 135),
+        "battery": ("VOLTAGE_MONITOR", 2), "sound": None,
+        "keys": {"L": "BUTTON_L", "R": "BUTTON_R"},
+        "roles": {"L": "right", "R": "ok"},
+        "holds": {"L": "menu", "R": "menu"},
     },
 }
 
@@ -104,7 +134,7 @@ def _fake_modules(calls):
     mods = {name: types.ModuleType(name) for name in HARDWARE_MODULES}
     for n in list(range(23)) + [25, 26, 27, 28]:
         setattr(mods["board"], "GP%d" % n, Pin("GP%d" % n))
-    for name in ("SW_A", "SW_B", "SW_X", "SW_Y", "SW_UP", "SW_DOWN", "SW_LEFT", "SW_RIGHT", "BAT_SENSE"):
+    for name in BOARD_NAMES:
         setattr(mods["board"], name, Pin(name))
     mods["board"].DISPLAY = types.SimpleNamespace(brightness=1.0)    # built by the firmware
     mods["busio"].SPI = recorder("busio.SPI")
@@ -186,11 +216,15 @@ def test_constants(profiles, name):
     assert isinstance(p.WIDTH, int) and p.WIDTH > 0
     assert isinstance(p.HEIGHT, int) and p.HEIGHT > 0
     assert isinstance(p.BUTTONS, tuple) and set(p.BUTTONS) <= ROLES
-    assert {"ok", "left", "right", "menu"} <= set(p.BUTTONS)
+    assert {"ok", "right"} <= set(p.BUTTONS)
     assert isinstance(p.LABELS, tuple) and len(p.LABELS) == len(p.BUTTONS)
     assert all(isinstance(label, str) and label for label in p.LABELS)
     assert len(set(p.LABELS)) == len(p.LABELS)
     assert len(p.KEY_PINS) == len(p.BUTTONS)
+    assert p.HOLDS is None or (len(p.HOLDS) == len(p.BUTTONS) and set(p.HOLDS) - {None} <= ROLES)
+    assert {"ok", "right", "menu"} <= set(p.BUTTONS) | set(p.HOLDS or ())    # every action in reach
+    assert (p.LINK_TX is None) == (p.LINK_RX is None)
+    assert p.SOUND_PIN is None or isinstance(p.SOUND_PIN, str)
     if name in SPI_PROFILES:
         assert p.ROTATION in (0, 90, 180, 270)
 
@@ -231,6 +265,8 @@ def test_keys_match_the_vendor_pinout_and_chosen_roles(profiles, hardware, name)
     by_label = {label: _pin_names(pin) for label, pin in zip(p.LABELS, args[0])}
     assert by_label == VENDOR[name]["keys"]
     assert dict(zip(p.LABELS, p.BUTTONS)) == VENDOR[name]["roles"]
+    assert dict(zip(p.LABELS, p.HOLDS or (None,) * len(p.LABELS))) == \
+        VENDOR[name].get("holds", dict.fromkeys(p.LABELS))
 
 
 def test_waveshare_hints_name_a_and_b_first(profiles):
@@ -326,32 +362,100 @@ def test_a_board_with_its_own_screen_hands_out_board_display(profiles, hardware,
     assert len(set(pin.name for pin in args[0])) == len(p.KEY_PINS)
 
 
+def test_a_board_without_a_backlight_keeps_its_screen_lit(profiles, hardware, monkeypatch):
+    """The uGame 22's panel has no backlight pin: CircuitPython refuses a brightness (a
+    RuntimeError), and display() still hands the screen out."""
+    import board
+
+    class NoBacklight:
+        auto_refresh = True
+
+        @property
+        def brightness(self):
+            return 1.0
+
+        @brightness.setter
+        def brightness(self, value):
+            raise RuntimeError("Brightness not adjustable")
+
+    monkeypatch.setattr(board, "DISPLAY", NoBacklight())
+    p = profiles("ugame22")
+    screen = p.display(brightness=0.5)
+    assert screen is board.DISPLAY and screen.auto_refresh is False
+
+
+# ---------------------------------------------------------------- sound()
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_sound_is_pwm_on_the_speaker_pin_or_nothing_at_all(profiles, hardware, name):
+    p = profiles(name)
+    out = sys.modules["profiles"].sound(p)
+    assert p.SOUND_PIN == VENDOR.get(name, {}).get("sound")
+    if p.SOUND_PIN is None:
+        assert out is None and hardware == []
+        assert "profiles._sound" not in sys.modules         # no sound code on such a board
+        return
+    args, kwargs, pwm = _called(hardware, "pwmio.PWMOut")
+    assert _pin_names(args[0]) == p.SOUND_PIN
+    assert kwargs["variable_frequency"] is True and kwargs["duty_cycle"] == 0
+    pwm.frequency, pwm.duty_cycle = kwargs["frequency"], 0
+    out.tone(1760)
+    assert pwm.frequency == 1760 and 0 < pwm.duty_cycle <= 0x1000      # a quiet pulse
+    out.off()
+    assert pwm.duty_cycle == 0
+
+
 # ---------------------------------------------------------------- link()
 
-# Every GPIO the add-on board itself occupies (the profiles' docstrings give the sources;
-# the loose module's wiring is BUILD.md's table): the link cable must use none of them.
+# Every GPIO the board or its add-on itself occupies (the profiles' docstrings give the
+# sources; the loose module's wiring is BUILD.md's table): the link cable must use none.
 OCCUPIED = {
-    "pico_display_pack": {"GP6", "GP7", "GP8"} | {"GP%d" % n for n in range(12, 22)},
-    "waveshare_lcd_1in3": {"GP2", "GP3"} | {"GP%d" % n for n in range(8, 14)} | {"GP%d" % n for n in range(15, 22)},
-    "loose_st7789": {"GP%d" % n for n in range(12, 22)},
+    "pico_display_pack": {6, 7, 8} | set(range(12, 22)),
+    "waveshare_lcd_1in3": {2, 3} | set(range(8, 14)) | set(range(15, 22)),
+    "loose_st7789": set(range(12, 22)),
     # keys GP2-9, SD card GP10-13, D1 GP14, speaker GP15, LCD GP16-21, LED GP22, D0 GP26
-    "pajenicko_picopad": {"GP%d" % n for n in range(2, 23)} | {"GP26"},
+    "pajenicko_picopad": set(range(2, 23)) | {26},
+    # VBUS_DETECT 2, LCD 4-9, AUDIO 11, BACKLIGHT 12, LED 13-15, keys 16-23, CHARGE_STAT 24, BAT_SENSE 26
+    "pimoroni_picosystem": {2} | set(range(4, 10)) | set(range(11, 25)) | {26},
+    # LCD 0-5, buttons 6-7, TFT_POWER 22, LED 25, VOLTAGE_MONITOR 26
+    "lilygo_t_display_rp2040": set(range(0, 8)) | {22, 25, 26},
+    # BUTTON_Z 0, TFT 1-5, buttons 6-11, GAIN and I2S 22-25
+    "ugame22": set(range(0, 12)) | set(range(22, 26)),
 }
+PICO_BASED = ("pico_display_pack", "waveshare_lcd_1in3", "loose_st7789")
+
+
+@pytest.fixture(scope="module")
+def gpio_of():
+    """{board id: {pin name: GPIO number}} from CircuitPython's board definitions (the
+    stubs of the CircuitPython API check, host_tests/cpcheck.py)."""
+    sys.path.insert(0, str(ROOT / "host_tests"))
+    import cpcheck
+    cpcheck.ensure_env()
+    return cpcheck.board_pins
 
 
 @pytest.mark.parametrize("name", PROFILE_NAMES)
-def test_link_pins_are_one_hardware_uart_and_free_on_that_board(profiles, name):
-    """RP2040: UART TX is GPIO 4k, RX 4k+1 (GP0/1, 12/13, 16/17 UART0; GP4/5, 8/9, 20/21 UART1)."""
+def test_link_pins_are_one_hardware_uart_and_free_on_that_board(profiles, gpio_of, name):
+    """RP2040: UART TX is GPIO 4k, RX 4k+1 (GP0/1, 12/13, 16/17 UART0; GP4/5, 8/9, 20/21 UART1).
+    A board where no such pair is free has no link: LINK_TX and LINK_RX are None."""
     p = profiles(name)
-    tx, rx = int(p.LINK_TX[2:]), int(p.LINK_RX[2:])
+    pins = gpio_of(p.BOARD_IDS[0])
+    free = {n for n in pins.values() if n is not None} - OCCUPIED[name]
+    if p.LINK_TX is None:
+        assert not [tx for tx in free if tx % 4 == 0 and tx + 1 in free]
+        assert p.link() is None
+        return
+    tx, rx = pins[p.LINK_TX], pins[p.LINK_RX]
     assert tx % 4 == 0 and rx == tx + 1
-    assert not {p.LINK_TX, p.LINK_RX} & OCCUPIED[name]
-    assert not {p.LINK_TX, p.LINK_RX} & set(p.KEY_PINS)
-    assert [n for n, gpio in PICO_PINS.items() if gpio in (p.LINK_TX, p.LINK_RX)] == [1, 2]
-    assert PICO_PINS[3] == "GND"                  # the cable's third wire sits next to them
+    assert {tx, rx} <= free
+    assert not {tx, rx} & {pins[k] for k in p.KEY_PINS}
+    if name in PICO_BASED:
+        assert [n for n, gpio in PICO_PINS.items() if gpio in (p.LINK_TX, p.LINK_RX)] == [1, 2]
+        assert PICO_PINS[3] == "GND"                  # the cable's third wire sits next to them
 
 
-@pytest.mark.parametrize("name", PROFILE_NAMES)
+@pytest.mark.parametrize("name", [n for n in PROFILE_NAMES if n != "ugame22"])
 def test_link_is_a_uart_whose_reads_never_wait(profiles, hardware, name):
     p = profiles(name)
     result = p.link()
@@ -504,7 +608,6 @@ def power_hardware(monkeypatch, hardware):
     analogio.AnalogIn = recorder("analogio.AnalogIn", value=0, reference_voltage=3.3)
     for name, module in (("alarm", alarm), ("alarm.pin", pin), ("analogio", analogio)):
         monkeypatch.setitem(sys.modules, name, module)
-    sys.modules["board"].GP29 = Pin("GP29")
     bus = types.SimpleNamespace(send=lambda cmd, data: hardware.append(("bus.send", (cmd, data), {}, None)))
     display = types.SimpleNamespace(bus=bus, auto_refresh=True)
     keys = types.SimpleNamespace(deinit=lambda: hardware.append(("keys.deinit", (), {}, None)))
@@ -516,13 +619,18 @@ def test_battery_is_read_through_the_divider(profiles, power_hardware, hardware,
     p = profiles(name)
     alarm, display, keys = power_hardware
     power = sys.modules["profiles"].power(p, display, keys)
+    # a Pico reads VSYS/3 on GP29, which its board module calls VOLTAGE_MONITOR
+    assert (p.BATTERY_PIN, p.BATTERY_DIVIDER) == VENDOR.get(name, {}).get("battery", ("VOLTAGE_MONITOR", 3))
+    if p.BATTERY_PIN is None:
+        assert not power.has_battery and not [c for c in hardware if c[0] == "analogio.AnalogIn"]
+        return
     (pin,), _, adc = _called(hardware, "analogio.AnalogIn")
-    assert pin.name == p.BATTERY_PIN == VENDOR.get(name, {}).get("battery", "GP29") and p.BATTERY_DIVIDER == 3
+    assert pin.name == p.BATTERY_PIN
     screen_pins = tuple(getattr(p, a) for a in ("BACKLIGHT", "SPI_CLOCK", "SPI_MOSI", "COMMAND") if hasattr(p, a))
     assert pin.name not in p.KEY_PINS + screen_pins
     assert power.has_battery
     for volts, share in ((3.75, 0.5), (4.8, 1.0), (3.0, 0.0)):      # 4.8 V: on USB
-        adc.value = int(volts / 3 / 3.3 * 65535)
+        adc.value = int(volts / p.BATTERY_DIVIDER / 3.3 * 65535)
         assert power.battery() == pytest.approx(share, abs=0.01)
 
 

@@ -12,14 +12,16 @@ from tools import devicecost, screenbench
 from tools.sim import setup_paths, make_display
 
 setup_paths()
+import profiles  # noqa: E402
 
-# The board profiles whose SPI runs at 62.5 MHz, as the firmware's frame budget assumes
-# (loose_st7789 is wired at 24 MHz: its pixels cost 0.4 us more; the benchmark shows it).
-FAST = ("pico_display_pack", "waveshare_lcd_1in3", "pajenicko_picopad")
+# Every board profile: the firmware fits its frame budget to each display's SPI clock
+# (layouts.frame_us: 62.5 MHz on the Pico builds and the uGame 22, 31.25 MHz on the PicoPad,
+# PicoSystem and T-Display, 24 MHz for the loose module's long wires).
+PROFILES = profiles.PROFILES
 DISPLAY_PER_FRAME = 48.0    # ms of drawing in an animation frame: 50 ms less its Python
 
 
-@pytest.fixture(scope="module", params=FAST)
+@pytest.fixture(scope="module", params=PROFILES)
 def session(request):
     sim = screenbench.Recorder(request.param, 3)
     screenbench.play_script(sim, 1)

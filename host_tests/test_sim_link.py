@@ -270,7 +270,7 @@ def test_the_computer_of_a_linked_match_plays_normal_at_most():
 
 def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_it_again():
     """Link play's session and modules (~21 KB) leave the heap when a match that is not
-    linked starts (App.drop_link), once the other device has been told this one left the
+    linked starts (sixtysix.linkmatch.drop), once the other device has been told this one left the
     linked match; choosing link play again reconnects on the port built the first time."""
     pair = Cable(11)
     pair.boot()

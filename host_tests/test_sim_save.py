@@ -33,7 +33,10 @@ def test_sigkill_never_leaves_a_broken_save(tmp_path):
         start = time.monotonic()
         while not save.exists() and time.monotonic() - start < 30:
             time.sleep(0.01)
-        time.sleep(rnd.uniform(0.2, 1.2))
+        first = save.read_bytes() if save.exists() else b""
+        while save.exists() and save.read_bytes() == first and time.monotonic() - start < 30:
+            time.sleep(0.01)                    # a loaded machine boots slowly: wait for a save
+        time.sleep(rnd.uniform(0.0, 1.0))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert save.stat().st_size == SECTOR, "kill %d left a torn file" % kill

@@ -139,17 +139,31 @@ class Recorder(Sim):
     def boot(self, woke=False):
         app = super().boot(woke)
         self.frames = []
+        if self.holds:
+            # keys that answer when let go (or once held long enough): a press counts
+            # from the frame that gets its role
+            poll = app.keys.poll
+
+            def answered():
+                role = poll()
+                if role is not None:
+                    self.presses.append((self.steps, self.kind(role)))
+                return role
+
+            app.keys.poll = answered
         return app
 
     def key(self, role, pressed=True):
-        if pressed:
+        if pressed and not self.holds:
             self.presses.append((self.steps, self.kind(role)))
         super().key(role, pressed)
-        self.keys.append((self.steps, self.roles.index(role), pressed))
+        self.keys.append((self.steps, self.button(role)[0], pressed))
 
     def kind(self, role):
         """What a key press asks for, as the player sees it."""
         g = self.app.screen
+        if self.app.name == "keys":
+            return "buttons page"
         if not hasattr(g, "match"):
             return "new match" if role == "ok" else "title move"
         if g.overlay is not None:
@@ -177,6 +191,8 @@ def play_script(sim, deals):
     opened and closed at each deal's start), then the title again."""
     sim.boot()
     sim.step()                              # power-on: the title, drawn whole
+    if sim.app.name == "keys":              # a new two-button board: how its buttons work
+        sim.press("ok")
     sim.press("ok")                         # New match
     driver = Driver(sim, first_legal)
     done = 0
@@ -232,11 +248,21 @@ def _timed(self, seat):
     return a
 sixtysix.game.Game.decide = _timed
 KEYS = %s
+class Board:                    # what the app reads of the profile
+    BAUDRATE = %r
+    HOLDS = %r
+    LABELS = %r
+class Speaker:
+    def tone(self, hz):
+        pass
+    def off(self):
+        pass
 def boot():
     global app, OUT
     q.q = []
     T[0] = 0.0
-    app = App(Disp(), q, %r, bytearray(b"\\xff" * 4096), clock, assets="/lib/assets", seed=%d)
+    app = App(Disp(), q, %r, bytearray(b"\\xff" * 4096), clock, assets="/lib/assets", seed=%d,
+              board=Board, sound=%s)
     OUT = []
 def frame(i):
     for n, p in KEYS.get(i, ()):
@@ -247,7 +273,8 @@ def frame(i):
     app.step()
     ms = now() - t
     OUT.append((i, ms - THINK[0], THINK[0], SIG(app)))
-""" % (sim.width, sim.height, repr(keys), sim.roles, sim.seed, FRAME)
+""" % (sim.width, sim.height, repr(keys), sim.profile.BAUDRATE, sim.profile.HOLDS, sim.profile.LABELS,
+       sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", FRAME)
         setup += "\n" + _source(signature).replace("def signature", "def SIG")
         # Pauses that are not the firmware's only ever add time: Node's (its JIT, its
         # garbage collector) fall where the calls into the VM fall, the VM's own (its heap

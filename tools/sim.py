@@ -3,21 +3,24 @@
     python -m tools.sim                                # window, Pico Display Pack size
     python -m tools.sim --profile waveshare_lcd_1in3   # 240x240
     python -m tools.sim --headless --keys play.txt --shots out/   # scripted, no window
-    python -m tools.sim --readme-shots                 # docs/screenshot-*.png
+    python -m tools.sim --readme-shots                 # docs/screenshot-PROFILE.png, each board
     python -m tools.sim --link 5066                    # in two terminals: two devices
                                                        # on a link cable (loopback TCP)
     python -m tools.sim --link 0 --headless --keys pair.txt --shots out/
 
 Keyboard: arrows move (left/right, up/down where the board has them), Enter or
-Space = OK, Esc or Backspace = MENU; the letters printed on the board's buttons
-(A, B, X, Y) press those buttons. The match is saved to --save (default
-.sim-nvm.bin in the repo), the same 4 KB of bytes the board keeps in
-microcontroller.nvm, so closing the window and starting again continues it.
-Headless runs start from an empty nvm unless --save is given.
+Space = OK, Esc or Backspace = MENU (on a board that reaches the menu by holding a
+button, they hold it); the letters printed on the board's buttons (A, B, X, Y; L, R)
+press those buttons. The window's title and the first line printed name the board's
+buttons and their keys. The match is saved to --save (default .sim-nvm.bin in the
+repo), the same 4 KB of bytes the board keeps in microcontroller.nvm, so closing the
+window and starting again continues it. Headless runs start from an empty nvm unless
+--save is given. Sounds are silent: a board with a speaker records them (SimSpeaker).
 
 Keys file (--keys), one command per line, '#' starts a comment:
-    right | left | up | down | ok | menu   press and release that button, then let the
-                                           device run until it waits for the player
+    right | left | up | down | ok | menu   press and release that button (a role the board
+                                           gives only to a held button: hold it), then let
+                                           the device run until it waits for the player
     right 3                                the same, three times
     hold right 800                         hold the button 800 ms (key repeat)
     wait 500                               let 500 ms of device time pass
@@ -126,6 +129,34 @@ class SimPower:
 
     def deep_sleep(self):
         raise DeepSleep()
+
+
+class SimSpeaker:
+    """The board's speaker (the shape of profiles/_sound.Buzzer), silent: every tone and
+    every off() is recorded as (device time, Hz; 0 for off) so tests can hear the tunes."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.log = []
+
+    def tone(self, hz):
+        self.log.append((self.clock(), hz))
+
+    def off(self):
+        self.log.append((self.clock(), 0))
+
+    def tunes(self):
+        """The tunes played, by name (sixtysix.sound.TUNES): each is its notes up to off()."""
+        from sixtysix.sound import TUNES
+        names = {tuple(hz for hz, _ in notes): name for name, notes in TUNES.items()}
+        out, notes = [], []
+        for _, hz in self.log:
+            if hz:
+                notes.append(hz)
+            elif notes:
+                out.append(names.get(tuple(notes), "?"))
+                notes = []
+        return out
 
 
 class FakeClock:
@@ -260,11 +291,13 @@ class Sim:
         self.profile = load(profile)
         self.width, self.height = self.profile.WIDTH, self.profile.HEIGHT
         self.roles = tuple(self.profile.BUTTONS)
+        self.holds = self.profile.HOLDS or ()
         self.display = make_display(self.width, self.height, headless, scale)
         self.show = None
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.power = power if power is not None else SimPower()
         self.clock = clock if clock is not None else FakeClock() if fake_clock else time.monotonic
+        self.speaker = SimSpeaker(self.clock) if self.profile.SOUND_PIN is not None else None
         self.think_clock = think_clock
         self.seed = seed
         self.port = link
@@ -289,8 +322,8 @@ class Sim:
         entropy = os.urandom if self.seed is None else seeded_entropy(self.seed * 1000 + self.boots)
         self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
                        assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
-                       seed=self.seed, show=self.show, power=self.power, link=link,
-                       entropy=entropy)
+                       seed=self.seed, show=self.show, power=self.power, board=self.profile,
+                       sound=self.speaker, link=link, entropy=entropy)
         return self.app
 
     def power_cut(self):
@@ -313,14 +346,30 @@ class Sim:
             self.asleep = True                  # the program has ended; the screen is dark
             self.app = None
 
+    def buttons(self):
+        """Every role the board's buttons give, pressed or held."""
+        return set(self.roles) | set(r for r in self.holds if r is not None)
+
+    def button(self, role):
+        """(key number, held?) of the first button that gives `role` (pressed before held)."""
+        if role in self.roles:
+            return self.roles.index(role), False
+        if role in self.holds:
+            return self.holds.index(role), True
+        raise ValueError("this board has no " + repr(role) + " button: " + repr(sorted(self.buttons())))
+
     def key(self, role, pressed=True):
-        if role not in self.roles:
-            raise ValueError("this board has no " + repr(role) + " button: " + repr(self.roles))
-        self.events.put(self.roles.index(role), pressed)
+        self.events.put(self.button(role)[0], pressed)
 
     def press(self, role, settle=True):
+        """Press and let go of the button for `role`; one that gives it only when held is
+        held until it has (sixtysix.keys.HOLD), as a player would."""
+        from sixtysix.keys import HOLD
+        held = self.button(role)[1]
         self.key(role, True)
         self.step()
+        if held:
+            self.wait(HOLD * 1000 + 2 * FRAME * 1000)
         self.key(role, False)
         self.step()
         if settle:
@@ -399,9 +448,9 @@ class Sim:
                     or not all(a.isascii() and a.isdigit() for a in numbers):
                 raise SystemExit("keys file line %d: cannot read %r" % (n, raw))
             button = args[0] if cmd == "hold" else cmd
-            if (cmd == "hold" or cmd in PRESSES) and button not in self.roles:
+            if (cmd == "hold" or cmd in PRESSES) and button not in self.buttons():
                 raise SystemExit("keys file line %d: the %s has no %r button (it has %s)"
-                                 % (n, self.profile.NAME, button, ", ".join(sorted(set(self.roles)))))
+                                 % (n, self.profile.NAME, button, ", ".join(sorted(self.buttons()))))
             if cmd == "shot" and (os.path.basename(args[0]) != args[0] or "\\" in args[0] or args[0] in (".", "..")):
                 raise SystemExit("keys file line %d: a shot is named by a plain file name, not %r" % (n, args[0]))
             out.append((n, cmd, args))
@@ -497,6 +546,9 @@ class LinkedPair:
             def press(self, role):
                 pair.press(k, role)
 
+            def buttons(self):
+                return pair.devices[k].buttons()
+
         return Side()
 
     def press(self, k, role):
@@ -586,10 +638,11 @@ class Driver:
         return g if hasattr(g, "match") else None
 
     def move_cursor(self, g, index):
+        back = "left" in self.sim.buttons()      # two buttons: only onwards (it wraps round)
         for _ in range(16):
             if g.cursor == index:
                 return
-            self.sim.press("right" if g.cursor < index else "left")
+            self.sim.press("right" if g.cursor < index or not back else "left")
         raise AssertionError("the cursor cannot reach card %d" % index)
 
     def menu_pick(self, prefix):
@@ -656,7 +709,7 @@ def first_legal(deal, seat):
     return plays[0] if plays else acts[0]
 
 
-# The README's pictures: a table a few tricks into a deal, on every screen size.
+# The README's pictures: a table a few tricks into a deal, on every board.
 README_KEYS = """
 ok              # New match
 ok              # play a card
@@ -668,22 +721,31 @@ shot table
 """
 
 
-def readme_shots():
+def readme_shots(folder=ROOT / "docs"):
+    """folder/screenshot-PROFILE.png for every board profile (with a battery symbol where
+    the board senses one), the buttons page a two-button board shows first
+    (screenshot-PROFILE-buttons.png), the four-handed table, and docs/LINK.md's pictures
+    of link play and pass-and-play."""
+    from profiles import PROFILES
     out = []
-    for profile, name in (("pico_display_pack", "screenshot-table.png"),
-                          ("waveshare_lcd_1in3", "screenshot-table-240x240.png"),
-                          ("pajenicko_picopad", "screenshot-table-320x240.png")):
+    for profile in PROFILES:
         sim = Sim(profile, headless=True, seed=3)
+        sim.power.charge = 0.8 if sim.profile.BATTERY_PIN else None
         sim.boot()
         sim.settle()
-        shots = ROOT / "docs" / ".shots"
+        if sim.app.name == "keys":          # a two-button board's first start: its buttons
+            path = folder / ("screenshot-%s-buttons.png" % profile)
+            sim.shot(path)
+            out.append(path)
+            sim.press("ok")
+        shots = folder / ".shots"
         sim.run_script(README_KEYS.splitlines(), shots)
-        path = ROOT / "docs" / name
+        path = folder / ("screenshot-%s.png" % profile)
         (shots / "table.png").replace(path)
         shots.rmdir()
         out.append(path)
-    out.append(four_handed_shot(ROOT / "docs" / "screenshot-four-handed.png"))
-    out.extend(friend_shots(ROOT / "docs"))
+    out.append(four_handed_shot(folder / "screenshot-four-handed.png"))
+    out.extend(friend_shots(folder))
     return out
 
 
@@ -753,34 +815,69 @@ def four_handed_shot(path, seed=8):
     return path
 
 
-KEYMAP = {"left": ("left",), "right": ("right",), "up": ("up",), "down": ("down",),
-          "return": ("ok",), "space": ("ok",), "escape": ("menu",), "backspace": ("menu",)}
+# PC keys for the roles, after the letters printed on the board's buttons
+KEYMAP = {"left": "left", "right": "right", "up": "up", "down": "down",
+          "return": "ok", "space": "ok", "escape": "menu", "backspace": "menu"}
+
+
+def keyboard(sim):
+    """{PC key name: (key number, held?)}: each button's printed label as a letter, then
+    the arrows, Enter/Space and Esc/Backspace for the roles the board's buttons give (a
+    role only a held button gives: that key holds it)."""
+    out = {}
+    for n, label in enumerate(sim.profile.LABELS):
+        out[label.lower()] = (n, False)
+    for name, role in KEYMAP.items():
+        if name not in out and role in sim.buttons():
+            out[name] = sim.button(role)
+    return out
+
+
+def legend(sim):
+    """One line: each of the board's buttons, its role, and the PC keys for it."""
+    keys = keyboard(sim)
+    parts = []
+    for n, label in enumerate(sim.profile.LABELS):
+        part = "%s (%s): %s" % (label, sim.roles[n], ", ".join(k for k, v in keys.items() if v == (n, False)))
+        held = [k for k, v in keys.items() if v == (n, True)]
+        if held:
+            part += "; held (%s): %s" % (sim.holds[n], ", ".join(held))
+        parts.append(part)
+    return sim.profile.NAME + " - " + " | ".join(parts)
 
 
 def play_window(sim, loops=None):
     """Interactive play: pygame key events -> button events; the app redraws what changed
     after each frame (sim.show), and the loop sleeps until the next frame is due, as on
-    the board. `loops` stops after that many passes (for tests)."""
+    the board. A key that holds a button keeps it down at least until the hold counts,
+    however briefly it is pressed. `loops` stops after that many passes (for tests)."""
     import pygame
-    labels = [str(x).lower() for x in getattr(sim.profile, "LABELS", ())]
+    from sixtysix.keys import HOLD
+    keys = keyboard(sim)
+    print(legend(sim))
+    pygame.display.set_caption("Sixty-Six: " + legend(sim))
     sim.boot()
+    hold_until = {}         # key number -> the earliest its hold may be let go
+    late = []               # held buttons whose PC key went up too soon
     while loops is None or loops > 0:
         if loops is not None:
             loops -= 1
         for ev in pygame.event.get():
             if ev.type in (pygame.QUIT, pygame.WINDOWCLOSE):
                 return
-            if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
-                name = pygame.key.name(ev.key)
-                n = None
-                if name in labels:
-                    n = labels.index(name)
+            if ev.type in (pygame.KEYDOWN, pygame.KEYUP) and pygame.key.name(ev.key) in keys:
+                n, held = keys[pygame.key.name(ev.key)]
+                if ev.type == pygame.KEYDOWN:
+                    sim.events.put(n, True)
+                    if held:
+                        hold_until[n] = sim.clock() + HOLD + FRAME
+                elif held and sim.clock() < hold_until.get(n, 0):
+                    late.append(n)
                 else:
-                    for role in KEYMAP.get(name, ()):
-                        if role in sim.roles:
-                            n = sim.roles.index(role)
-                if n is not None:
-                    sim.events.put(n, ev.type == pygame.KEYDOWN)
+                    sim.events.put(n, False)
+        for n in [n for n in late if sim.clock() >= hold_until[n]]:
+            late.remove(n)
+            sim.events.put(n, False)
         sim.step()
         sim.display.refresh()           # the window (a dark one once the device sleeps)
         wait = FRAME if sim.asleep else sim.app.next_frame - sim.clock()
@@ -820,7 +917,7 @@ def main(argv=None):
                          "same PORT (each keeps its own save); with --headless both devices "
                          "run from one keys file (PORT 0: any free port)")
     ap.add_argument("--readme-shots", action="store_true",
-                    help="write docs/screenshot-*.png for the README and exit")
+                    help="write docs/screenshot-PROFILE.png (every board) and the four-handed table for the README, and exit")
     args = ap.parse_args(argv)
     setup_paths()
     from profiles import PROFILES

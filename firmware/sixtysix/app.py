@@ -14,6 +14,12 @@ Everything platform-specific is passed in, so the same code runs on the board
                  deep_sleep(), has_battery, battery()), or None
     show         draws what changed on the screen (display.refresh), or None (tests that
                  never look)
+    board        the board profile (profiles.load: its LABELS name the keys on the screen,
+                 its HOLDS give keys a role when held, Rules names it and its link cable),
+                 or None: keys without names
+    sound        the board's speaker (profiles.sound: tone(hz), off()), or None: then no
+                 sound code is loaded and Settings has no Sound line; app.sound is its
+                 sixtysix.sound.Sound (or None), which the screens cue
     link         builds the link cable's port (profile.link: a busio.UART), called the
                  first time link play is chosen; None: this device has no link port
     entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
@@ -39,27 +45,34 @@ DIM = 0.1           # the dimmed backlight (or the chosen brightness, if lower)
 OFF, DIMMED, LIT = 0, 1, 2
 # Screens deep sleep can wake up on, as the store's sleep record numbers them (only ever
 # growing at the end).
-SCREENS = ("title", "settings", "stats", "rules", "continue", "friend", "pass", "link")
+SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link")
 NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.CORRUPT: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
 # What the title's choices need, imported one a frame once the title is on the screen
-# (App.warm_up), then the deal of the chosen game (App.warm_deal).
+# (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
+PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
 class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
-                 think_clock=None, seed=None, show=None, power=None, link=None, entropy=None):
+                 think_clock=None, seed=None, show=None, power=None, board=None, sound=None,
+                 link=None, entropy=None):
         self.display = display
         self.width = display.width
         self.height = display.height
         if power is not None and power.woke:
             while events.get() is not None:
                 pass                            # the press that woke the board does nothing
-        self.keys = RoleKeys(events, roles, clock)
+        self.board = board
+        holds = getattr(board, "HOLDS", None)
+        self.keys = RoleKeys(events, roles, clock, holds)
+        from sixtysix.keynames import key_names
+        self.key = key_names(self.keys, getattr(board, "LABELS", None))   # role -> what to press
+        sixtysix.forget("keynames")
         self.clock = clock
         self.think_clock = think_clock
         self.seed = seed
@@ -68,11 +81,17 @@ class App:
         self.entropy = entropy
         self.link_port = link
         self.port = None        # ... the port it built, kept once built (its pins stay taken)
-        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (App.drop_link)
+        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linkmatch.drop)
         self.sync = None        # ... and linkmatch.sync, which saves it
         self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
         self.store = store.Store(nvm)
-        self.settings = Settings()
+        self.settings = Settings(sound is not None)
+        self.sound = None
+        if sound is not None:
+            from sixtysix.sound import Sound
+            self.sound = Sound(sound, self.settings, clock)
+        st = self.store
+        first = st.settings is None and not st.settings_lost and st.legacy is None
         problem = self.store.problem
         if self.store.legacy is not None:       # a save from before the log: once
             from sixtysix import oldsave
@@ -86,7 +105,8 @@ class App:
             display.auto_refresh = False
         except (AttributeError, NotImplementedError):
             pass    # a display that only refreshes when asked
-        self.layout = lay = Layout(self.width, self.height)
+        self.layout = lay = Layout(self.width, self.height,
+                                   getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
         self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
         ui.load_font(assets + "/font.bmp")
         self.root = displayio.Group()
@@ -106,6 +126,9 @@ class App:
         resume = "title"
         if power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
             resume = SCREENS[self.store.slept]      # woken from deep sleep: where it was
+        elif first and holds is not None:
+            resume = "keys"                 # a new device with few buttons: how they work
+            self.settings.save(self.store)  # (once: the settings mark the device as used)
         self.open(resume)
         while self.wipe is not None and self.wipe.step():
             pass                        # drawn whole at power-on
@@ -196,19 +219,18 @@ class App:
                 self.start(got[0], got[1], False, got[2])
             else:
                 self.damaged(got)
-        elif name in SCREENS[1:4]:
+        elif name in SCREENS[1:4] or name == "keys":
             from sixtysix import screens
             self.clear()
             self.name = name
             make = {"settings": screens.SettingsScreen, "stats": screens.Stats,
-                    "rules": screens.RulesScreen}[name]
+                    "rules": screens.RulesScreen, "keys": screens.KeysScreen}[name]
             self.set_screen(make(self))
         elif name != "title":
             from sixtysix import friends
             friends.open(self, name)
         else:
             self.title()
-
 
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
@@ -246,7 +268,8 @@ class App:
             from sixtysix.game import Game
             self.set_screen(Game(self, match, level, fresh))
         if session is None and self.session is not None:
-            self.warm.append(self.drop_link)    # before the computer's modules come
+            from sixtysix import linkmatch      # (loaded: the session is its)
+            self.warm.append(lambda: linkmatch.drop(self))      # before the computer's modules
         game = match.rules.game
         self.warm.append(lambda: self.warm_ai(level, game))
 
@@ -261,7 +284,7 @@ class App:
             seed = random.getrandbits(30)
         else:
             self.seed = seed + 1
-        if rules.game in ("two", "idiots"):     # the family module only where it is needed
+        if rules.game in PLAIN:                 # the family module only where it is needed
             from shared_rules.match import Match
             return Match(rules, s.get("counting"), seed)
         from shared_rules.family import new_match
@@ -342,24 +365,17 @@ class App:
             st.rewrite()
 
     def warm_deal(self):
-        """The module that deals the chosen game (a saved match brings its own)."""
+        """The modules the chosen game needs, one a frame, so its first frame compiles
+        nothing: the module that deals it (a saved match brings its own), and for a family
+        game shared_rules.family (and sixtysix.teams for a team game)."""
+        from shared_rules.rules import TEAM_GAMES
+        game = self.settings.rules().game
         if not self.store.in_progress():
-            from shared_rules.rules import TEAM_GAMES
-            __import__("shared_rules.team" if self.settings.rules().game in TEAM_GAMES else "shared_rules.deal")
-
-    def drop_link(self):
-        """Link play's session and modules (~21 KB) leave the heap while a match that is
-        not linked plays, so that Hard's search fits: once the link has told the other
-        device what it still had to (leaving a linked match), or is down. The port stays;
-        choosing link play again makes a new session on it (sixtysix.friends)."""
-        s = self.session
-        if s is None or self.name == "link" or s.in_match():
-            return                                  # in use again meanwhile
-        if s.link.up() and s.link.out:
-            self.warm.insert(0, self.drop_link)      # again in the next frame
-            return
-        self.session = self.sync = None
-        sixtysix.forget("linkmatch", "link", "fairseed", "sha256")
+            self.warm.append("shared_rules.team" if game in TEAM_GAMES else "shared_rules.deal")
+        if game not in PLAIN:
+            self.warm.append("shared_rules.family")
+        if game in TEAM_GAMES:
+            self.warm.append("sixtysix.teams")
 
     def warm_ai(self, level, game):
         """The package of a match's computer; its modules follow, one a frame."""
@@ -381,6 +397,8 @@ class App:
             return
         self.store.sleep_on(SCREENS.index(self.name))
         self.set_light(OFF)
+        if self.sound is not None:
+            self.sound.hush()
         self.power.deep_sleep()
 
     def low_battery(self):
@@ -410,6 +428,8 @@ class App:
         changing = self.wipe is not None or self.going is not None
         role = None if changing else self.keys.poll()
         now = self.clock()
+        if self.sound is not None:
+            self.sound.step(now)
         if role is not None:
             self.active = now
             if self.lit != LIT:                 # a key only wakes the screen

@@ -189,6 +189,8 @@ def deal_result(game):
         title = won(game, game.deal_side(winner), "deal")
     pts = gp[winner] if winner is not None else 0
     sides = len(gp)
+    if winner is not None and game.app.sound is not None:
+        game.app.sound.cue("won" if game.deal_side(winner) == HUMAN else "lost")
     if reason == "closer-failed":
         why = game.who(d.closed) + " closed and failed"
     elif reason == "no-score" and game.team:

@@ -34,7 +34,7 @@ def open(app, name):
 def link_session(app):
     """The app's link play session: made when link play is chosen or a linked match
     continued (the port is built the first time, and kept), and kept until a match that
-    is not linked starts (App.drop_link). None when this device has no link port
+    is not linked starts (sixtysix.linkmatch.drop). None when this device has no link port
     (app.notice says why). The first time ever, the device draws its id, and a name by
     it unless one was chosen in the settings."""
     if app.session is None:

@@ -488,6 +488,8 @@ class Game:
         elif d.ended and d.result[2] == "wrong-declaration":
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
+        if self.app.sound is not None:
+            self.app.sound.acted(self, action, sum(d.tricks) > tricks)
         frames = self.lay.frames[0]
         if self.watching():
             frames //= 2
@@ -543,6 +545,8 @@ class Game:
         """The computer's choice for `seat`, or None (no AI, out of memory, or a pass)."""
         d = self.match.deal
         app = self.app
+        if app.sound is not None:
+            app.sound.hush()        # the loop stops while it thinks: no note may hang on
         action = None
         try:
             # a fresh player per decision, seeded from the state: a resumed match

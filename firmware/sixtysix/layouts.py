@@ -73,7 +73,7 @@ def square():
 def wide():
     """PicoPad, uGame 22: larger cards, both trick piles and the last trick beside the play."""
     return {
-        "card": (40, 56), "sheet": "cards-large", "frames": (3, 3), "battery": (290, 2, 26, 10),
+        "card": (40, 56), "sheet": "cards-large", "frames": (2, 3), "battery": (290, 2, 26, 10),
         "heading": (10, 6, 3), "body_y": 48, "fan": (196, 54, 22, 4), "menu": (10, 72, 150, 18),
         "notice": (4, 202, 52),
         "title_battery": (290, 2, 26, 10), "settings_row": 18, "box": (260, 10),
@@ -90,6 +90,16 @@ def wide():
     }
 
 LAYOUTS = {(240, 135): compact, (240, 240): square, (320, 240): wide}
+
+
+def frame_us(spi_khz):
+    """A frame's drawing budget (ui.FRAME_US) on a display whose SPI runs at spi_khz (the
+    board profile's BAUDRATE / 1000): a pixel's 16 bits take 16000/spi_khz ns to send,
+    more than at ui.SPI_KHZ, so fewer pixels fit in a frame (a sheet pixel, the dearer
+    kind, sets the share)."""
+    from sixtysix import ui
+    extra = max(0, 16000000 // spi_khz - 16000000 // ui.SPI_KHZ)        # ns a pixel more
+    return ui.FRAME * ui.TILE_US * 1000 // (ui.TILE_US * 1000 + extra)
 
 
 def for_screen(width, height):

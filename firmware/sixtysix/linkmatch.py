@@ -759,3 +759,19 @@ def random_id(entropy):
     """A random non-zero 30-bit number (match ids, device ids)."""
     b = entropy(4)
     return ((b[0] & 0x3F) << 24 | b[1] << 16 | b[2] << 8 | b[3]) or 1
+
+
+def drop(app):
+    """Link play's session and modules (~21 KB) leave the heap while a match that is not
+    linked plays (App.start), so that Hard's search fits: once the link has told the other
+    device what it still had to (leaving a linked match), or is down. The port stays;
+    choosing link play again makes a new session on it (sixtysix.friends)."""
+    s = app.session
+    if s is None or app.name == "link" or s.in_match():
+        return                                  # in use again meanwhile
+    if s.link.up() and s.link.out:
+        app.warm.insert(0, lambda: drop(app))   # again in the next frame
+        return
+    app.session = app.sync = None
+    import sixtysix
+    sixtysix.forget("linkmatch", "link", "fairseed", "sha256")

@@ -14,8 +14,6 @@ PAGES = (
     "the talon (then no more drawing: reach 66 or lose 2-3 game points).",
     "Declare when you have 66 (casual mode does it for you). Game points: 1; 2 if the "
     "loser has under 33 (schneider); 3 if the loser took no trick (schwarz).",
-    "Buttons: move left/right, OK plays the raised card, MENU opens the actions "
-    "(marry, exchange, close, declare, hint) and the main menu.",
 )
 
 FAMILY = {
@@ -48,6 +46,27 @@ FAMILY = {
 }
 
 
-def pages(game):
-    """The pages for the game chosen in the settings ("american 3" reads "american")."""
-    return FAMILY.get(game.split()[0], ()) + PAGES
+def pages(game, keys, board=None):
+    """The pages for the game chosen in the settings ("american 3" reads "american"), the
+    board's buttons (`keys`: App.key) and the board itself (its profile, if known)."""
+    out = FAMILY.get(game.split()[0], ()) + PAGES + (buttons(keys),)
+    return out if board is None else out + (about(board),)
+
+
+def about(p):
+    """The board's page: its name, and the link cable's pins or that it has none."""
+    if p.LINK_TX is None:
+        link = "It has no link cable port (no free serial pins): no play over a cable."
+    else:
+        link = ("Link cable (play a friend): " + p.LINK_TX + " to the other device's RX, " +
+                p.LINK_RX + " to its TX, GND to GND.")
+    return "This board: " + p.NAME + ". " + link
+
+
+def buttons(k):
+    """What the board's buttons do, named as printed on them (k: role -> "X", "hold", ...)."""
+    move = k["left"] + "/" + k["right"] + " move" if "left" in k else k["right"] + " moves on"
+    menu = "holding a button" if k["menu"] == "hold" else k["menu"]
+    return ("Buttons: " + move + " (cards, menu lines, bids, pages); " + k["ok"] +
+            " plays the raised card or chooses; " + menu + " opens the actions (marry, "
+            "exchange, close, declare, hint) and the main menu, and goes back.")

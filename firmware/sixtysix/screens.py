@@ -1,13 +1,14 @@
-"""The menu screens: title, settings, statistics, rules. (Those that set up a match with
-people are sixtysix.friends' and sixtysix.linkscreen's.)
+"""The menu screens: title, settings, statistics, rules, and the buttons page a board with
+few buttons shows the first time it starts. (Those that set up a match with people are
+sixtysix.friends' and sixtysix.linkscreen's.)
 
 Each screen has a `group` to show and `tick(role)`, which returns the name of the next
 screen ("title", "new", "continue", "settings", "stats", "rules", "friend", "pass",
-"passgame", "link") or None.
+"passgame", "link") or None. Hints name the board's own buttons (app.key: "X", "hold", ...).
 """
 import displayio
 from sixtysix import ui
-from sixtysix.settings import CHOICES, STATS
+from sixtysix.settings import CHOICES, SOUND, STATS
 
 
 def _screen(app, title):
@@ -63,8 +64,10 @@ class SettingsScreen:
         self.group = g = _screen(app, "Settings")
         s = app.settings
         lay = app.layout
-        items = [self.line(i) for i in range(len(CHOICES))]
-        longest = [len(title) + 2 + max(len(v) for v in values) for _, title, values in CHOICES]
+        # the settings this board has (Sound only where there is a speaker), by CHOICES index
+        self.shown = [i for i in range(len(CHOICES)) if i != SOUND or app.sound is not None]
+        items = [self.line(i) for i in self.shown]
+        longest = [len(CHOICES[i][1]) + 2 + max(len(v) for v in CHOICES[i][2]) for i in self.shown]
         hx, hy = lay.settings_hint
         bottom = hy if hy > lay.body_y else app.height
         if lay.body_y + (len(items) + 1) * lay.settings_row <= bottom:
@@ -72,7 +75,8 @@ class SettingsScreen:
             longest.append(4)
         self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=longest)
-        g.append(ui.text("OK: change, menu: back", hx, hy, ui.SOFT).view)
+        k = app.key
+        g.append(ui.text(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
         self.dirty = False
         self.s = s
 
@@ -85,13 +89,14 @@ class SettingsScreen:
             return None
         if role == "menu":
             return self.leave()
-        i = self.menu.handle(role)
-        if i is None:
+        row = self.menu.handle(role)
+        if row is None:
             return None
-        if i == len(CHOICES):
+        if row == len(self.shown):
             return self.leave()
+        i = self.shown[row]
         self.s.cycle(i)
-        self.menu.relabel(i, self.line(i))
+        self.menu.relabel(row, self.line(i))
         if CHOICES[i][0] == "light":
             self.app.set_light(self.app.lit)
         self.dirty = True
@@ -139,7 +144,9 @@ class TextScreen:
         for i, lab in enumerate(self.labels):
             ui.set_text(lab, lines[i] if i < len(lines) else "")
         n = len(self.flat)
-        hint = "< > pages, menu: back" if n > 1 else "OK: back"
+        k = self.app.key
+        move = k["left"] + "/" + k["right"] if "left" in k else k["right"]
+        hint = move + " pages, " + k["menu"] + ": back" if n > 1 else k["ok"] + ": back"
         ui.set_text(self.footer, str(self.page + 1) + "/" + str(n) + "  " + hint)
 
     def tick(self, role):
@@ -168,4 +175,10 @@ def Stats(app):
 
 def RulesScreen(app):
     from sixtysix import rulestext
-    return TextScreen(app, "Rules", rulestext.pages(app.settings.get("rules")))
+    return TextScreen(app, "Rules", rulestext.pages(app.settings.get("rules"), app.key, app.board))
+
+
+def KeysScreen(app):
+    """The buttons page on its own: what a board with few buttons shows the first time."""
+    from sixtysix import rulestext
+    return TextScreen(app, "Buttons", [rulestext.buttons(app.key)])

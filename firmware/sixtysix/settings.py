@@ -21,10 +21,12 @@ CHOICES = (
     ("light", "Brightness", ("100%", "75%", "50%", "25%")),
     ("screen", "Screen off", ("1 min", "2 min", "5 min", "never")),
     ("sleep", "Deep sleep", ("5 min", "10 min", "30 min", "never")),
+    ("sound", "Sound", ("on", "off")),          # shown only where the board has a speaker
     ("name", "Name", ("Fox", "Owl", "Hare", "Wren", "Lynx", "Crow", "Seal", "Bear")),
 )
-DEFAULTS = (0, 1, 0, 0, 0, 0, 1, 1, 0)   # standard, normal computer, ..., screen off after 2 min
-NAME = 8                                 # CHOICES' index of the name
+DEFAULTS = (0, 1, 0, 0, 0, 0, 1, 1, 0, 0)   # standard, normal computer, ..., screen off after 2 min
+SOUND = 8                               # CHOICES index of "sound"
+NAME = 9                                # ... and of the name
 BRIGHTNESS = (1.0, 0.75, 0.5, 0.25)
 STATS = ("matches", "matches_won", "deals", "deals_won")
 # the end-of-deal flags of an action record (sixtysix.store) -> the statistics they count
@@ -38,11 +40,13 @@ def minutes(text):
 
 
 class Settings:
-    def __init__(self):
+    def __init__(self, speaker=False):
+        """`speaker`: the board has one, so the sound is on until the player turns it off."""
         self.index = list(DEFAULTS)
+        if not speaker:
+            self.index[SOUND] = 1
         self.stats = [0] * len(STATS)
         self.device_id = 0          # none drawn yet (a 30-bit number, never 0)
-
 
     def get(self, key):
         """The chosen value as shown ("easy", "casual", ...)."""
@@ -99,7 +103,7 @@ class Settings:
         problem = store.CORRUPT if st.settings_lost else None
         if raw is not None:
             try:
-                index = list(DEFAULTS)
+                index = list(self.index)        # the defaults: a save may predate some
                 n = raw[0]
                 for i in range(n):
                     if i < len(index):

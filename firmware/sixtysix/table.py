@@ -68,12 +68,14 @@ class Sheet:
 
 
 class Layout:
-    """The screen's description (sixtysix.layouts) as attributes, and the hand's arithmetic."""
+    """The screen's description (sixtysix.layouts) as attributes, and the hand's arithmetic;
+    it sets the frame budget for the display's SPI clock (spi_khz)."""
 
-    def __init__(self, width, height):
+    def __init__(self, width, height, spi_khz=ui.SPI_KHZ):
         self.w = width
         self.h = height
         from sixtysix import layouts
+        ui.FRAME_US = layouts.frame_us(spi_khz)
         d = layouts.for_screen(width, height)
         sixtysix.forget("layouts")                 # read once, at power-on
         for key in d:
@@ -346,10 +348,10 @@ class Table:
         felt = m.flight or gap is not None and (gap[0] - m.x0) * dx > 0
         return card * ui.TILE_US + (step - card) * (ui.SHAPE_US if felt else ui.TILE_US)
 
-    def tick(self, budget=ui.FRAME_US):
-        """Play one frame within `budget` (us of drawing: a whole frame's always lets
-        something happen; 0 starts nothing new, only what needs no frames); True while
-        anything is still to come."""
+    def tick(self, budget=None):
+        """Play one frame within `budget` (us of drawing; None: a whole frame's, which
+        always lets something happen; 0 starts nothing new, only what needs no frames);
+        True while anything is still to come."""
         queue = self.queue
         if self.moves is None and queue and callable(queue[0][0]):
             self._start()           # its Python (a new deal, an action) is the frame's work
@@ -360,7 +362,9 @@ class Table:
             return self.busy()
         card = self.lay.cw * self.lay.ch
         jump = card * (ui.TILE_US + ui.SHAPE_US)        # a move done in one frame
-        free = budget == ui.FRAME_US                    # the first thing fits, whatever it costs
+        free = budget is None                           # the first thing fits, whatever it costs
+        if free:
+            budget = ui.FRAME_US
         spent = 0
         for m in self.moves or ():                       # cards already on their way
             spent += jump if self.hurrying else m.cost

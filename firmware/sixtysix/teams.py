@@ -69,7 +69,8 @@ def bid_prompt(game):
     i = game.bid_choice % len(acts)
     b = acts[i] - BID
     say = "pass" if acts[i] == PASS else str(b) + (" moon" if b == 5 else " (" + str(33 * b) + ")")
-    game.table.message("Bid: < " + say + " >  OK; menu: hint")
+    k = game.app.key
+    game.table.message("Bid: < " + say + " >  " + k["ok"] + ": say, " + k["menu"] + ": hint")
 
 
 def bid_key(game, role):

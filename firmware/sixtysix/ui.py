@@ -24,7 +24,10 @@ GREEN = 0x50E070
 # composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
 # 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
 # felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
-FRAME_US = 40000
+# Those figures send pixels at SPI_KHZ; layouts.frame_us() fits the budget to a slower display.
+FRAME = 40000
+SPI_KHZ = 62500
+FRAME_US = FRAME
 TILE_US = 7
 SHAPE_US = 3
 
@@ -249,9 +252,10 @@ class Show:
 
 
 def places(group, width, height, x0=0, y0=0, scale=1, out=None):
-    """[(layer, its group, (x1, y1, x2, y2) on a width x height screen)] of every
-    TileGrid and shape under group, top to bottom, left to right (clipped: a layer
-    parked off the screen covers nothing)."""
+    """[(reading order, layer, its group, (x1, y1, x2, y2) on a width x height screen)] of
+    every TileGrid and shape under group, top to bottom, left to right (clipped: a layer
+    parked off the screen covers nothing). Sorted once, at the top, by an int: MicroPython
+    calls the key at every comparison, and a tuple key would be garbage each time."""
     top = out is None
     if top:
         out = []
@@ -266,11 +270,9 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
         else:
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
-        out.append((box[1], box[0], item, group, box))
-    if top:                     # once, not at every level: each sort makes a list of keys
-        # by y, then x: one small int a key (MicroPython calls the key at every comparison,
-        # and a tuple key there made some 26 KB of garbage sorting a 27-layer box)
-        out.sort(key=lambda p: (p[0] << 16) + p[1])
+        out.append((box[1] * 1024 + box[0], item, group, box))
+    if top:
+        out.sort(key=lambda p: p[0])
     return out
 
 
@@ -290,7 +292,7 @@ class Clear:
         spent = 0
         items = self.items
         while items:
-            _, _, item, group, (a, b, c, d) = items[0]
+            _, item, group, (a, b, c, d) = items[0]
             if c > a and d > b:
                 box = None
                 for k in boxes:

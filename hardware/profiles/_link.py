@@ -3,13 +3,16 @@
 Reads never wait (timeout=0): sixtysix.link polls. The receive buffer holds what the
 other device sends while this one is busy (a Hard decision takes up to 2 s: a few
 resent frames of at most 129 bytes, keep-alives and HELLOs), far more than the default 64.
+A board with no free hardware UART pair names None for both pins: it has no link cable.
 """
 BAUDRATE = 115200
 RECEIVE_BUFFER = 1024
 
 
 def uart(p):
-    """busio.UART on the profile's LINK_TX / LINK_RX."""
+    """busio.UART on the profile's LINK_TX / LINK_RX, or None where the board has no link."""
+    if p.LINK_TX is None:
+        return None
     import board
     import busio
 

@@ -9,7 +9,8 @@ hardware/BUILD.md (a test keeps them equal):
   Buttons from the pin to GND, no resistors (internal pull-ups, pull=True):
   LEFT GP14   RIGHT GP15   OK GP13   MENU GP12
 
-Driver: adafruit_st7789.ST7789 with rotation=270, rowstart=40, colstart=53, the numbers
+Driver: profiles/_st7789.py (adafruit_st7789's init) with rotation=270, rowstart=40,
+colstart=53, the numbers
 Adafruit and public code use for this panel. If the picture is upside down for the way
 you mounted the module, set ROTATION = 90 (the offsets stay).
 SPI at 24 MHz (CircuitPython's default) because jumper wires are long; try 62500000
@@ -46,12 +47,16 @@ RESET = "GP21"
 BACKLIGHT = "GP20"
 
 BUTTONS = ("left", "right", "ok", "menu")
+HOLDS = None
 LABELS = ("LEFT", "RIGHT", "OK", "MENU")
 KEY_PINS = ("GP14", "GP15", "GP13", "GP12")
 
 WAKE_PIN = "GP13"          # OK ends deep sleep
-BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+# The Pico reads VSYS through a 3:1 divider on GP29 (ADC3), which its board module names
+# VOLTAGE_MONITOR (also A3; there is no board.GP29 on the Pico or the Pico W).
+BATTERY_PIN = "VOLTAGE_MONITOR"
 BATTERY_DIVIDER = 3
+SOUND_PIN = None           # no speaker
 
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the wiring above: it uses GP12-21.

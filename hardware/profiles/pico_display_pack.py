@@ -21,7 +21,8 @@ Sources:
   schematic https://cdn.shopify.com/s/files/1/0174/1800/files/pico_display_pack_schematic.pdf
   (GP12/A, GP13/B, GP14/X, GP15/Y, GP16, GP17/SCS, GP18/SCK, GP19/STX, GP20/BL, GP21/TE).
 
-Driver: adafruit_st7789.ST7789 (its init sends MADCTL MX|MY and INVON). rotation=270 with
+Driver: profiles/_st7789.py (adafruit_st7789's init, MADCTL MX|MY and INVON, without its
+waits). rotation=270 with
 rowstart=40, colstart=53 lands on the same panel area and orientation as Pimoroni's
 landscape mode; public CircuitPython code for this pack uses the same numbers. If the
 picture is upside down on your unit, set ROTATION = 90 (the offsets stay the same).
@@ -51,12 +52,16 @@ RESET = None
 BACKLIGHT = "GP20"
 
 BUTTONS = ("left", "right", "ok", "menu")
+HOLDS = None
 LABELS = ("B", "Y", "X", "A")
 KEY_PINS = ("GP13", "GP15", "GP14", "GP12")
 
 WAKE_PIN = "GP14"          # X (ok) ends deep sleep
-BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+# The Pico reads VSYS through a 3:1 divider on GP29 (ADC3), which its board module names
+# VOLTAGE_MONITOR (also A3; there is no board.GP29 on the Pico or the Pico W).
+BATTERY_PIN = "VOLTAGE_MONITOR"
 BATTERY_DIVIDER = 3
+SOUND_PIN = None           # no speaker
 
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the pack: it uses GP6-8 and GP12-21.

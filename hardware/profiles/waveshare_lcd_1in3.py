@@ -21,7 +21,8 @@ Sources:
   https://www.waveshare.com/wiki/Pico-LCD-1.3 (the product wiki those demos come from);
   the same table in russhughes/st7789py_mpy tft_configs/waveshare_13/tft_config.py.
 
-Driver: adafruit_st7789.ST7789 (MADCTL MX|MY). rotation=270 with rowstart=80 shows the
+Driver: profiles/_st7789.py (adafruit_st7789's init: MADCTL MX|MY). rotation=270 with
+rowstart=80 shows the
 picture the way Waveshare's demo does (MX|MV, no offset); 240x240 ST7789 panels under
 CircuitPython need rowstart=80 (kreier/t-display circuitpython9/boot.py uses the same
 pins with rowstart=80). The joystick directions above assume rotation 270; with
@@ -52,12 +53,16 @@ RESET = "GP12"
 BACKLIGHT = "GP13"
 
 BUTTONS = ("ok", "menu", "ok", "menu", "left", "right", "up", "down", "ok")
+HOLDS = None
 LABELS = ("A", "B", "X", "Y", "LEFT", "RIGHT", "UP", "DOWN", "PRESS")
 KEY_PINS = ("GP15", "GP17", "GP19", "GP21", "GP16", "GP20", "GP2", "GP18", "GP3")
 
 WAKE_PIN = "GP15"          # A (ok) ends deep sleep
-BATTERY_PIN = "GP29"       # the Pico reads VSYS through a 3:1 divider on GP29 (ADC3)
+# The Pico reads VSYS through a 3:1 divider on GP29 (ADC3), which its board module names
+# VOLTAGE_MONITOR (also A3; there is no board.GP29 on the Pico or the Pico W).
+BATTERY_PIN = "VOLTAGE_MONITOR"
 BATTERY_DIVIDER = 3
+SOUND_PIN = None           # no speaker
 
 # The link cable (docs/LINK.md): UART0 on header pins 1 (GP0, TX) and 2 (GP1, RX), GND on pin 3;
 # free with the board: it uses GP2, GP3, GP8-13 and GP15-21.
