@@ -45,6 +45,7 @@ from sixtysix.app import App  # noqa: E402  (after the display: its errors show 
 
 app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
           assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
-          board=profile, sound=sound)
+          board=profile, sound=sound,
+          link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
 gc.collect()
 app.run(time.sleep)

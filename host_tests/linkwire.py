@@ -4,12 +4,13 @@ Wire: an in-memory cable at 115200 baud (each byte arrives 10 bit-times after th
 before it) that can drop, duplicate or corrupt bytes, repeat whole frames, add noise,
 and be pulled (bytes in flight are lost, so a frame is torn mid-message) and plugged back.
 
-Device: what the firmware's screens will do with a sixtysix.linkmatch.LinkedMatch,
-without the screens: poll, save the session's bytes when changed, show the next move
+Device: what the firmware's screens do with a sixtysix.linkmatch.LinkedMatch, without
+the screens: poll, save into a save store (sixtysix.store over a flash stand-in, as the
+firmware: the moves as they are applied, linkmatch.sync for the rest), show the next move
 of the other device, start the next deal after a result, and let its player (random
 legal moves) and the computer players it holds act. power_cut() drops everything but
-the saved bytes and boots again; cut_before_save makes the cut land between a pass's
-changes and their save.
+the nvm and boots again; cut_before_save makes the cut land between a pass's changes
+and their save. (test_sim_link.py plays linked matches through the firmware itself.)
 """
 import random
 from collections import deque
@@ -19,8 +20,10 @@ from tools.sim import setup_paths
 setup_paths()
 from shared_rules.actions import BID, CLOSE, DECLARE  # noqa: E402
 from shared_rules.errors import IllegalMove  # noqa: E402
+from sixtysix import linkmatch as lm  # noqa: E402
 from sixtysix.link import Link, VERSION  # noqa: E402
-from sixtysix.linkmatch import LinkedMatch  # noqa: E402
+from sixtysix.store import Store  # noqa: E402
+from tools.flashnvm import FlashNVM  # noqa: E402
 
 BYTE_TIME = 10 / 115200
 STEP = 1 / 30            # seconds between main-loop passes
@@ -122,7 +125,8 @@ class Device:
         self.rng = random.Random(seed)
         self.version = version
         self.think = think              # seconds its player takes per move
-        self.saved = b""
+        self.nvm = FlashNVM()
+        self.pending = []               # moves applied and not saved yet: (seat or -1, action)
         self.cut_before_save = False
         self.boots = 0
         self.refused = []               # IllegalMove messages from incoming moves
@@ -142,7 +146,9 @@ class Device:
         if self.link is not None:
             self.resends_before += self.link.resends
         self.link = Link(self.port, self.device_id, self.name, self.entropy, self.version)
-        self.session = LinkedMatch(self.link, self.entropy, self.saved or None)
+        self.pending = []
+        self.store = Store(self.nvm)
+        self.session = lm.restore(self.store, self.link, self.entropy)
         self.boots += 1
 
     def power_cut(self):
@@ -152,12 +158,23 @@ class Device:
         """Frames this device sent again, over every boot."""
         return self.resends_before + self.link.resends
 
+    def reloaded(self):
+        """The session a restart would find in the nvm now."""
+        return lm.restore(Store(self.nvm), self.link, self.entropy)
+
     def save(self):
         """As the firmware must: whenever the session changed, before its next poll."""
+        lm.sync(self.store, self.session)
+        for seat, action in self.pending:
+            self.store.action(seat, action)
+        self.pending = []
+
+    def apply(self, action, seat):
+        """session.apply, and the move waits for the save (as the firmware's log)."""
         s = self.session
-        if s.changed:
-            self.saved = s.to_bytes()
-            s.changed = False
+        implied = seat == s.match.deal.to_act
+        s.apply(action, seat)
+        self.pending.append((-1 if implied else seat, action))
 
     def step(self, now):
         """One pass of the main loop. With cut_before_save the pass ends without its save
@@ -165,13 +182,14 @@ class Device:
         s = self.session
         self.save()                     # what calls between passes changed (a key press)
         s.poll(now)
+        self.save()                     # what the poll changed (a new phase of the set-up)
         m = s.match
         if m is not None and m.deal.ended and not m.over and self.auto_next:
             m.next_deal()               # the result screen was dismissed
         got = s.incoming()
         if got is not None:
             try:
-                s.apply(got[1], got[0])
+                self.apply(got[1], got[0])
             except IllegalMove as e:
                 self.refused.append(str(e))
         elif (s.my_turn() or s.computer_turn()) and now >= self.ready_at:
@@ -189,7 +207,7 @@ class Device:
         legal = d.legal_actions()
         usual = [a for a in legal if a not in RARE and not BID + 1 < a <= BID + 5]
         action = self.rng.choice(legal if not usual or self.rng.random() < 0.05 else usual)
-        s.apply(action, d.to_act)
+        self.apply(action, d.to_act)
         self.ready_at = now + self.think
 
 

@@ -60,9 +60,10 @@ def test_import_cost_of_the_family_modules(packages):
     assert sum(cost[n] for n in TEAM_HARD) < 16 * 1024
 
 
-def play_in_vm(packages, game, presses=200, whole=False):
+def play_in_vm(packages, game, presses=200, whole=False, people=0):
     """Boot, choose `game` and the computer at Hard (a match to 5), let the title load
-    what it loads, start a match and press OK every 8 frames with the heap capped: for
+    what it loads, start a match (`people` > 1: pass-and-play, the persons' bits as
+    sixtysix.seats saves them) and press OK every 8 frames with the heap capped: for
     `presses` frames, or (whole) until the match is over and the title back. Returns the
     largest heap in use between frames (after a collection), the decisions (W, see
     WATCH_HARD), the deals played, the actions of the last one, the rule set and whether
@@ -72,7 +73,8 @@ def play_in_vm(packages, game, presses=200, whole=False):
             'assets="/lib/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
             'D = [False]\nM = [None]\nR.append(0)' % GAMES.index(game)]
-    steps = [DEVICE] + boot + WARM_UP + [WATCH_HARD, OK, STEP, STEP, MARK_MAX]
+    start = OK if people == 0 else "app.start(app.new_match(), 'hard', True, %d)" % people
+    steps = [DEVICE] + boot + WARM_UP + [WATCH_HARD, start, STEP, STEP, MARK_MAX]
     for i in range(presses):
         frame = [(OK + "\n") * (i % 8 == 0) + STEP, MARK_MAX]        # the mark after a collection
         if whole:
@@ -116,3 +118,19 @@ def test_a_whole_four_handed_match_at_hard_inside_150_kb(packages):
     print("  a match to 5: %d deals, %d decisions" % (deals, decisions[0]))
     assert over and deals >= 2
     assert decisions[2] == 0 and BUDGET - decisions[1] >= FREE
+
+
+# Three-handed: South and East are the persons, West the computer: the first dealer
+# (player 2, East) sits the first deal out, so the computer plays in it (a computer in
+# East's seat would not decide once in the frames this test runs)
+@pytest.mark.parametrize("game,people", [("four-handed", 0b0111), ("three-handed", 0b101)])
+def test_pass_and_play_beside_hard_keeps_20_kb_free(packages, game, people):
+    """Pass-and-play (its seats, pass screens and their boxes resident) with the computer
+    at Hard in the other seat: still 20 KB free during its every decision, its own moves."""
+    largest, decisions, deals, actions, name, _ = play_in_vm(packages, game, presses=320, people=people)
+    report(game + " pass", largest, decisions)
+    assert deals > 1 or actions > 12, "the game did not move on"
+    count, heap, not_own = decisions
+    assert count >= 5
+    assert BUDGET - heap >= FREE
+    assert not_own == 0

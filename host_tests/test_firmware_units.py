@@ -354,8 +354,11 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     keys_obj = types.SimpleNamespace(events=EventQueue())
     chosen = {}
 
+    def link():
+        raise AssertionError("the link port is built only when link play is chosen")
+
     profile = types.SimpleNamespace(BUTTONS=sim.roles, HOLDS=None, LABELS=sim.profile.LABELS,
-                                    display=lambda: sim.display, keys=lambda: keys_obj)
+                                    display=lambda: sim.display, keys=lambda: keys_obj, link=link)
 
     def load(name):
         chosen["name"] = name
@@ -401,6 +404,7 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert app.think_clock is not None and app.width == 240 and app.height == 240
     assert app.power is power and ran["sleep"] is time.sleep
     assert app.sound.out is speaker and app.key["ok"] == "A"       # the speaker, the keys' names
+    assert app.link_port is link and app.entropy(4) != app.entropy(4)     # os.urandom
     assert type(app.screen).__name__ == "Title"
     # the first picture is the splash, drawn before the app exists; no status line; then
     # the app refreshes the display itself, once a frame

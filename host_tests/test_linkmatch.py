@@ -6,12 +6,13 @@ import random
 import pytest
 
 from linkwire import Wire, Device, linked, run
+from tools.flashnvm import FlashNVM
 from shared_rules import record
 from shared_rules.actions import CLOSE, DECLARE
 from shared_rules.errors import IllegalMove
 from shared_rules.family import new_match
 from shared_rules.rules import Rules
-from sixtysix import fairseed
+from sixtysix import fairseed, store
 from sixtysix import linkmatch as lm
 from sixtysix.link import TIMEOUT, VERSION, put16
 
@@ -224,8 +225,7 @@ def test_a_power_cut_resumes_from_the_save_and_the_one_behind_catches_up(before_
         victim.step(wire.now)
         victim.cut_before_save = False
         victim.power_cut()
-        assert victim.session.match.to_dict() == lm.LinkedMatch(
-            victim.link, victim.entropy, victim.saved).match.to_dict()
+        assert victim.session.match.to_dict() == victim.reloaded().match.to_dict()
         if victim.session.count() < other.session.count():
             behind += 1
             assert not victim.session.my_turn() and not victim.session.computer_turn()
@@ -317,16 +317,22 @@ def test_logs_that_disagree_stop_both_devices_and_are_not_merged():
     run((a, b), wire, 1, until=lambda: a.session.count() == b.session.count() and not a.link.out)
     n = b.session.count()
     # b's save is edited: its last move is replaced by another legal one
-    assert lm.LinkedMatch(b.link, b.entropy, b.saved).count() == n
-    short = b.saved[:len(b.saved) - 2]
-    m = lm.LinkedMatch(b.link, b.entropy, short).match
+    assert b.reloaded().count() == n
+    st = store.Store(b.nvm)
+    moves = list(st.actions())
+    edited = store.Store(FlashNVM())
+    edited.start_deal(st.header(store.LINKED), store.LINKED)
+    for seat, action in moves[:-1]:
+        edited.action(seat, action)
+    m = lm.restore(edited, b.link, b.entropy).match
     if m.deal.ended:
         m.next_deal()
     d = m.deal
-    last = (b.saved[-2], b.saved[-1])
+    last = (b.session.log[-2], b.session.log[-1])
     other = [x for x in d.legal_actions() if (d.to_act, x) != last][0]
-    b.saved = short + bytes((d.to_act, other))
-    logs = (bytes(a.session.log), bytes(b.saved[-2 * n:]))
+    edited.action(d.to_act, other)
+    b.nvm = edited.nvm
+    logs = (bytes(a.session.log), bytes(b.session.log[:-2]) + bytes((d.to_act, other)))
     b.power_cut()
     assert run((a, b), wire, 5, until=lambda: states(a, b) == (lm.STOPPED, lm.STOPPED))
     assert "disagree" in a.session.message() and "disagree" in b.session.message()
@@ -364,7 +370,7 @@ def russian_close_asked():
     quiet_until(wire, a, b, lambda: closable(a, b))
     asking, leader = (b, a) if a.session.my_turn() else (a, b)
     assert asking.session.request_close()
-    assert asking.session.close_requested() and asking.saved is not None
+    assert asking.session.close_requested()
     return wire, asking, leader
 
 
@@ -402,21 +408,27 @@ def test_a_stale_close_request_is_dropped():
 
 def test_the_saved_state_round_trips_and_a_corrupt_one_is_refused():
     wire, a, b = started(Rules("american", players=3, target=5), "classic", seed=9)
+    before = (store.Store(a.nvm).end, a.session.count())
     run((a, b), wire, 40)
     s = a.session
-    raw = s.to_bytes()
-    header = len(raw) - 2 * s.count()
-    assert header < 110
-    t = lm.LinkedMatch(s.link, a.entropy, raw)
+    st = store.Store(a.nvm)
+    header = st.header(store.LINKED)
+    assert header == s.header() and len(header) < 110
+    # each move is 2 bytes of log, as a local match's (4 with the seat, when it was not the turn's)
+    told = sum(1 for seat, _ in st.actions() if seat >= 0)
+    assert st.end - before[0] == 2 * (s.count() - before[1]) + 2 * told and s.count() > 100
+    t = a.reloaded()
     assert t.match.to_dict() == s.match.to_dict() and t.log == s.log and t.crc == s.crc
     assert (t.role, t.peer_id, t.nonce, t.local_player()) == (s.role, s.peer_id, s.nonce, s.local_player())
-    bad = [raw[:5], b"X" + raw[1:], raw[:header - 1], raw + b"\x00",
-           raw[:header] + bytes((0, 77)) + raw[header + 2:],            # a move nobody could make
-           raw.replace(b"american", b"americax")]
-    for r in bad:
+    moves = list(st.actions())
+    bad = [(header[:5], moves), (b"X" + header[1:], moves), (header[:-1], moves), (header + b"\x00", moves),
+           (header, moves[:3] + [(0, 77)] + moves[4:]),              # a move nobody could make
+           (header.replace(b"american", b"americax"), moves),
+           (header[:2] + bytes((lm.PROPOSED,)) + header[3:], moves)]  # moves before the match began
+    for h, m in bad:
         with pytest.raises(ValueError):
-            lm.LinkedMatch(s.link, a.entropy, r)
-    assert lm.LinkedMatch(s.link, a.entropy, b"").phase == lm.NONE
+            lm.LinkedMatch(s.link, a.entropy, (h, iter(m), -1))
+    assert lm.LinkedMatch(s.link, a.entropy, None).phase == lm.NONE
 
 
 def test_leaving_a_match_stops_it_on_the_other_device_unless_it_is_over():

@@ -102,14 +102,14 @@ def test_every_rule_set_restarts_exactly_where_it_was(rules, options):
                 got, st = restart(dev.nvm)
                 assert got == dev.state()
                 assert st.in_progress() == (not dev.match.over)
-                m, level = savegame.load(st)
+                m, level, _ = savegame.load(st)
                 assert level == dev.level
                 assert m.deal.legal_actions() == dev.match.deal.legal_actions()
 
 
 def header_round_trip(m):
     raw = savegame.header(m, "hard")
-    back, level = savegame.restore(raw, [])
+    back, level, _ = savegame.restore(raw, [])
     return raw, back
 
 
@@ -128,7 +128,7 @@ def test_every_value_the_engine_can_produce_is_stored():
     while dev.step():
         pass
     m = dev.match
-    back, _ = savegame.load(store.Store(dev.nvm))
+    back = savegame.load(store.Store(dev.nvm))[0]
     assert back.over and back.winner == m.winner and back.score == m.score
     assert max(m.score) >= m.rules.target
     assert not store.Store(dev.nvm).in_progress()       # the title offers no "Continue"
@@ -375,7 +375,7 @@ def test_old_saves_are_read_once_and_kept_as_a_log(name):
     old = match_from_dict(case["match"])
     if old.deal.ended:
         old.next_deal()                 # a finished deal goes on with the next one
-    got, level = app.load_match()
+    got, level, _ = app.load_match()
     assert got.to_dict() == old.to_dict() and level == case["level"]
     assert app.screen.names[0] == "continue"
     sim.power_cut()

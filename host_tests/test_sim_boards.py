@@ -247,7 +247,9 @@ def test_readme_shots_make_a_picture_of_each_board(tmp_path):
     paths = readme_shots(tmp_path)
     assert sorted(p.name for p in paths) == sorted(["screenshot-%s.png" % n for n in PROFILES] +
                                                    ["screenshot-four-handed.png",
-                                                    "screenshot-%s-buttons.png" % TWO_BUTTONS])
+                                                    "screenshot-%s-buttons.png" % TWO_BUTTONS] +
+                                                   ["screenshot-%s.png" % n for n in
+                                                    ("link-connected", "link-offer", "link-table", "pass")])
     for name in PROFILES:
         img = pygame.image.load(str(tmp_path / ("screenshot-%s.png" % name)))
         sim = Sim(name)

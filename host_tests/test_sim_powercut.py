@@ -155,9 +155,10 @@ def records(nvm):
 
 
 def red_text_pixels(sim):
-    """Red notice text at the bottom of the title screen."""
+    """Red notice text where the title's layout puts it."""
     s = sim.pixels()
-    return sum(1 for x in range(0, 240) for y in range(121, 135)
+    x0, y0, chars = sim.app.layout.notice
+    return sum(1 for x in range(x0, x0 + chars * 6) for y in range(y0, y0 + 36)
                if s.get_at((x, y))[0] > 200 and s.get_at((x, y))[1] < 120)
 
 

@@ -8,10 +8,12 @@ Nothing here can reach another machine: the address is fixed to the loopback one
     one = linkport.accept(server)
     two = linkport.connect(port)          # device 2 (another process or thread)
     a, b = linkport.pair()                # both ends in one process (tests)
+    end = linkport.Plug(port)             # a simulator window's end (tools.sim --link PORT)
 
 A closed connection behaves like a pulled cable: reads give nothing, writes vanish.
 """
 import socket
+import time
 
 HOST = "127.0.0.1"
 
@@ -97,3 +99,64 @@ def pair():
     finally:
         server.close()
     return a, b
+
+
+class Plug:
+    """A simulator's end of the cable on loopback port `port`, plugged in whenever the other
+    simulator is there: it connects to one that listens on the port, else listens itself
+    (`first`: it did); when the other window closes, it waits for the next one, as a
+    device does for a cable put back. Until then reads give nothing and writes vanish."""
+
+    def __init__(self, port):
+        self.number = port
+        self.server = None
+        self.conn = None
+        self.tried = 0.0
+        self.first = not self._connect()
+
+    def _connect(self):
+        """Connect to a listening simulator, or listen when there is none; True: connected."""
+        self.tried = time.monotonic()
+        try:
+            self.conn = connect(self.number, timeout=0.5)
+            return True
+        except OSError:
+            pass
+        try:
+            self.server = listen(self.number)
+            self.server.setblocking(False)
+        except OSError:
+            self.server = None          # both raced for the port: try again in a second
+        return False
+
+    def _end(self):
+        """The connected SocketPort, or None while unplugged."""
+        if self.conn is not None and self.conn.closed:
+            self.conn = None
+        if self.conn is None and self.server is not None:
+            try:
+                sock, _ = self.server.accept()
+                self.conn = SocketPort(sock)
+            except (BlockingIOError, InterruptedError):
+                pass
+        elif self.conn is None and time.monotonic() - self.tried > 1.0:
+            self._connect()
+        return self.conn
+
+    @property
+    def in_waiting(self):
+        end = self._end()
+        return end.in_waiting if end is not None else 0
+
+    def read(self, n=None):
+        end = self._end()
+        return end.read(n) if end is not None else None
+
+    def write(self, data):
+        end = self._end()
+        return end.write(data) if end is not None else len(data)     # lost, as on a pulled cable
+
+    def close(self):
+        for s in (self.conn, self.server):
+            if s is not None:
+                s.close()

@@ -4,6 +4,9 @@
     python -m tools.sim --profile waveshare_lcd_1in3   # 240x240
     python -m tools.sim --headless --keys play.txt --shots out/   # scripted, no window
     python -m tools.sim --readme-shots                 # docs/screenshot-PROFILE.png, each board
+    python -m tools.sim --link 5066                    # in two terminals: two devices
+                                                       # on a link cable (loopback TCP)
+    python -m tools.sim --link 0 --headless --keys pair.txt --shots out/
 
 Keyboard: arrows move (left/right, up/down where the board has them), Enter or
 Space = OK, Esc or Backspace = MENU (on a board that reaches the menu by holding a
@@ -24,6 +27,9 @@ Keys file (--keys), one command per line, '#' starts a comment:
     shot NAME                              write DIR/NAME.png (--shots DIR; NAME is a
                                            plain file name)
     powercut                               drop the device and boot it again (same nvm)
+With --link --headless, both devices run in one process on a loopback TCP connection:
+each line starts with the device, `a` or `b` (`a ok`, `b shot offer`, `a powercut`);
+`wait MS` and `shot NAME` alone run both / picture both (NAME-a.png, NAME-b.png).
 The whole file is checked first (commands, buttons the board has): a bad line stops the
 run before the device starts, naming the line.
 Headless runs use a fake clock advanced 1/30 s per step and a fixed --seed, so a
@@ -266,11 +272,20 @@ def make_display(width, height, headless, scale=1):
     return _displays[key]
 
 
+def seeded_entropy(seed):
+    """os.urandom's stand-in for a simulated device: the same bytes for the same seed."""
+    import random
+    rng = random.Random(seed)
+    return lambda n: bytes(rng.getrandbits(8) for _ in range(n))
+
+
 class Sim:
-    """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware."""
+    """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware.
+    `link`: the link cable's port (tools.linkport, or a test's wire end), or None;
+    `clock`: a clock to share with another device (a FakeClock, or time.monotonic)."""
 
     def __init__(self, profile="pico_display_pack", headless=True, nvm=None, seed=1,
-                 fake_clock=True, think_clock=None, scale=1, power=None):
+                 fake_clock=True, think_clock=None, scale=1, power=None, link=None, clock=None):
         setup_paths()
         from profiles import load
         self.profile = load(profile)
@@ -281,10 +296,12 @@ class Sim:
         self.show = None
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.power = power if power is not None else SimPower()
-        self.clock = FakeClock() if fake_clock else time.monotonic
+        self.clock = clock if clock is not None else FakeClock() if fake_clock else time.monotonic
         self.speaker = SimSpeaker(self.clock) if self.profile.SOUND_PIN is not None else None
         self.think_clock = think_clock
         self.seed = seed
+        self.port = link
+        self.boots = 0
         self.events = EventQueue()
         self.app = None
         self.asleep = False
@@ -299,10 +316,14 @@ class Sim:
         self.asleep = False
         self.power.woke = woke
         self.display.brightness = 1.0
+        self.boots += 1
+        link = None if self.port is None else (lambda: self.port)
+        # a device's random bytes: its own, and new ones after each power cut (as the board's)
+        entropy = os.urandom if self.seed is None else seeded_entropy(self.seed * 1000 + self.boots)
         self.app = App(self.display, self.events, self.roles, self.nvm, self.clock,
                        assets=str(FIRMWARE / "assets"), think_clock=self.think_clock,
                        seed=self.seed, show=self.show, power=self.power, board=self.profile,
-                       sound=self.speaker)
+                       sound=self.speaker, link=link, entropy=entropy)
         return self.app
 
     def power_cut(self):
@@ -311,8 +332,9 @@ class Sim:
 
     # ---- stepping (deterministic with the fake clock) -----------------------------
 
-    def step(self):
-        if isinstance(self.clock, FakeClock):
+    def step(self, tick=True):
+        """One pass of the device's main loop (`tick`: advance the fake clock first)."""
+        if tick and isinstance(self.clock, FakeClock):
             self.clock.now += FRAME
         if self.asleep:
             if self.events.items:               # the wake button
@@ -367,12 +389,20 @@ class Sim:
             return False
         if g.overlay is not None:
             return True
+        s = g.session
+        if s is not None and g.status != s.state():
+            return False        # the table has not said what the link says yet
         d = g.match.deal
         if d.ended:
             return g.shown_result
+        draw = getattr(d, "pending_draw", False)
+        if s is not None:       # link play: idle while waiting for the other device
+            return s.incoming() is None and not s.computer_turn() and not (s.my_turn() and draw)
+        if g.seats is not None and g.seats.pass_due(g.match) is not None:
+            return False        # the pass box comes next
         if g.match.rules.closing == "either" and g.asked != len(d.log):
             return False        # the computer decides first whether to close (Russian)
-        return d.to_act == g.me() and not getattr(d, "pending_draw", False)
+        return d.to_act == g.me() and not draw
 
     def settle(self, limit=5000):
         for _ in range(limit):
@@ -452,6 +482,133 @@ class Sim:
                     self.press(cmd)
 
 
+class LinkedPair:
+    """Two simulated devices joined by the link cable: `ports` are the cable's two ends
+    (a loopback TCP connection unless given: a test's faulty wire). One clock; a step is
+    a pass of each device's main loop. Both draw into the process's one display: a shot
+    shows the device it names.
+
+    Keys file (--link with --headless): a line starts with the device, `a` or `b`, then
+    any keys-file command for it; `wait MS` runs both; `shot NAME` without a device
+    writes NAME-a.png and NAME-b.png. A key press is followed by running both devices
+    until each waits for its player and nothing is on its way over the cable."""
+
+    def __init__(self, profile="pico_display_pack", ports=None, seed=1, tcp_port=0):
+        if ports is None:
+            from tools import linkport
+            server = linkport.listen(tcp_port)
+            try:
+                ports = (linkport.connect(server.getsockname()[1]), linkport.accept(server))
+            finally:
+                server.close()
+        self.clock = FakeClock()
+        self.devices = [Sim(profile, seed=seed + k, link=ports[k], clock=self.clock) for k in (0, 1)]
+
+    def boot(self):
+        for d in self.devices:
+            d.boot()
+
+    def step(self):
+        self.clock.now += FRAME
+        for d in self.devices:
+            d.step(tick=False)
+
+    def quiet(self):
+        """True when both devices wait for their players and the cable carries nothing
+        unacknowledged or unread."""
+        for d in self.devices:
+            if not d.idle():
+                return False
+            s = d.app and d.app.session
+            if s is not None and (s.link.out or d.port.in_waiting):
+                return False
+        return True
+
+    def settle(self, limit=20000, calm=6):
+        """Run until quiet() has held for `calm` passes in a row."""
+        still = 0
+        for _ in range(limit):
+            still = still + 1 if self.quiet() else 0
+            if still >= calm:
+                return
+            self.step()
+        raise RuntimeError("the linked devices never settled")
+
+    def side(self, k):
+        """Device k as a Driver sees a Sim: its app, and key presses that run both."""
+        pair = self
+
+        class Side:
+            @property
+            def app(self):
+                return pair.devices[k].app
+
+            def press(self, role):
+                pair.press(k, role)
+
+            def buttons(self):
+                return pair.devices[k].buttons()
+
+        return Side()
+
+    def press(self, k, role):
+        d = self.devices[k]
+        d.key(role, True)
+        self.step()
+        d.key(role, False)
+        self.step()
+        self.settle()
+
+    def wait(self, ms):
+        for _ in range(int(ms / 1000 / FRAME + 0.5)):
+            self.step()
+
+    def shot(self, k, path):
+        d = self.devices[k]
+        d.display.root_group = d.app.root if d.app is not None else None
+        d.display.brightness = 1.0
+        d.shot(path)
+
+    def read_script(self, lines):
+        """[(line number, device or None, command, args)]; SystemExit naming a bad line."""
+        out = []
+        for n, raw in enumerate(lines, 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            k = "ab".find(words[0]) if len(words[0]) == 1 else -1
+            if k < 0 and words[0] not in ("wait", "shot"):
+                raise SystemExit("keys file line %d: start with the device, a or b: %r" % (n, raw))
+            rest = " ".join(words[1:] if k >= 0 else words)
+            for _, cmd, args in self.devices[max(k, 0)].read_script([rest]):
+                out.append((n, k if k >= 0 else None, cmd, args))
+        return out
+
+    def run_script(self, lines, shots=None):
+        for n, k, cmd, args in self.read_script(lines):
+            if cmd == "wait":
+                self.wait(int(args[0]))
+            elif cmd == "shot":
+                if shots is not None:
+                    for j in ((k,) if k is not None else (0, 1)):
+                        name = args[0] + ("" if k is not None else "-" + "ab"[j])
+                        self.shot(j, Path(shots) / (name + ".png"))
+            elif cmd == "powercut":
+                self.devices[k].power_cut()
+                self.devices[k].boot()
+                self.settle()
+            elif cmd == "hold":
+                d = self.devices[k]
+                d.key(args[0], True)
+                self.wait(int(args[1]))
+                d.key(args[0], False)
+                self.step()
+                self.settle()
+            else:
+                for _ in range(int(args[0]) if args else 1):
+                    self.press(k, cmd)
+
+
 def read_keys(path):
     """The lines of a keys file (UTF-8, a byte-order mark allowed); SystemExit saying why
     it cannot be read."""
@@ -500,7 +657,8 @@ class Driver:
         self.sim.press("ok")
 
     def act(self):
-        """Do one thing the device waits for; returns False on the title screen."""
+        """Do one thing the device waits for; returns False on the title screen, None
+        when it waits for the other device (link play)."""
         from shared_rules import actions as A, cards
         g = self.game()
         if g is None:
@@ -508,6 +666,8 @@ class Driver:
         if g.overlay is not None:
             self.sim.press("ok")
             return True
+        if g.session is not None and not g.session.my_turn():
+            return None
         d = g.match.deal
         a = self.policy(d, g.me())
         hand = g.hand()
@@ -564,7 +724,8 @@ shot table
 def readme_shots(folder=ROOT / "docs"):
     """folder/screenshot-PROFILE.png for every board profile (with a battery symbol where
     the board senses one), the buttons page a two-button board shows first
-    (screenshot-PROFILE-buttons.png), and the four-handed table."""
+    (screenshot-PROFILE-buttons.png), the four-handed table, and docs/LINK.md's pictures
+    of link play and pass-and-play."""
     from profiles import PROFILES
     out = []
     for profile in PROFILES:
@@ -584,6 +745,55 @@ def readme_shots(folder=ROOT / "docs"):
         shots.rmdir()
         out.append(path)
     out.append(four_handed_shot(folder / "screenshot-four-handed.png"))
+    out.extend(friend_shots(folder))
+    return out
+
+
+# docs/LINK.md's pictures: two devices agree on a match over the cable, the table from the
+# accepting device's seat; pass-and-play's pass screen.
+LINK_KEYS = """
+a right 4       # Play a friend
+a ok
+a ok            # Link cable
+b right 4
+b ok
+b ok
+wait 1500
+a shot link-connected
+a ok            # Offer: standard
+wait 1500
+b shot link-offer
+b ok            # Accept
+wait 1500
+b shot link-table
+"""
+PASS_KEYS = """
+right 4         # Play a friend
+ok
+right           # Pass and play
+ok
+right 2         # Start (South and North: people)
+ok
+shot pass
+"""
+
+
+def friend_shots(folder):
+    out = []
+    with_shots = folder / ".shots"
+    pair = LinkedPair(seed=2)
+    pair.boot()
+    pair.settle()
+    pair.run_script(LINK_KEYS.splitlines(), with_shots)
+    sim = Sim("pico_display_pack", headless=True, seed=3)
+    sim.boot()
+    sim.settle()
+    sim.run_script(PASS_KEYS.splitlines(), with_shots)
+    for name in ("link-connected", "link-offer", "link-table", "pass"):
+        path = folder / ("screenshot-" + name + ".png")
+        (with_shots / (name + ".png")).replace(path)
+        out.append(path)
+    with_shots.rmdir()
     return out
 
 
@@ -702,6 +912,10 @@ def main(argv=None):
                          "'-' for none)")
     ap.add_argument("--fresh", action="store_true", help="start with an empty save")
     ap.add_argument("--scale", type=int, default=3, help="window zoom (default 3)")
+    ap.add_argument("--link", type=int, default=None, metavar="PORT",
+                    help="a link cable on loopback TCP port PORT: start two windows with the "
+                         "same PORT (each keeps its own save); with --headless both devices "
+                         "run from one keys file (PORT 0: any free port)")
     ap.add_argument("--readme-shots", action="store_true",
                     help="write docs/screenshot-PROFILE.png (every board) and the four-handed table for the README, and exit")
     args = ap.parse_args(argv)
@@ -709,8 +923,15 @@ def main(argv=None):
     from profiles import PROFILES
     if args.profile not in PROFILES:
         raise SystemExit("unknown board profile %r; choose one of: %s" % (args.profile, ", ".join(PROFILES)))
+    plug = None
+    if args.link is not None and not args.headless:
+        from tools import linkport
+        plug = linkport.Plug(args.link)
+        print("link cable on 127.0.0.1:%d (%s)" % (args.link, "waiting for the other window"
+                                                    if plug.first else "joined the other window"))
     if args.save is None and not args.headless:
-        args.save = str(ROOT / ".sim-nvm.bin")
+        args.save = str(ROOT / (".sim-nvm.bin" if plug is None else
+                                ".sim-nvm-link-%s.bin" % ("a" if plug.first else "b")))
     if args.save == "-":
         args.save = None
     if args.fresh and args.save and os.path.isfile(args.save):
@@ -723,6 +944,14 @@ def main(argv=None):
         if not args.keys:
             ap.error("--headless needs --keys FILE")
         lines = read_keys(args.keys)
+        if args.link is not None:
+            pair = LinkedPair(args.profile, seed=1 if args.seed is None else args.seed,
+                              tcp_port=args.link)
+            pair.read_script(lines)
+            pair.boot()
+            pair.settle()
+            pair.run_script(lines, args.shots)
+            return 0
         sim = Sim(args.profile, headless=True, seed=1 if args.seed is None else args.seed,
                   nvm=open_save(args.save))
         sim.read_script(lines)              # a bad line is reported before the device starts
@@ -732,7 +961,7 @@ def main(argv=None):
         return 0
     sim = Sim(args.profile, headless=False, seed=args.seed,
               nvm=open_save(args.save),
-              fake_clock=False, think_clock=time.monotonic, scale=args.scale)
+              fake_clock=False, think_clock=time.monotonic, scale=args.scale, link=plug)
     sim.show = sim.display.refresh          # "Thinking..." appears before the computer thinks
     play_window(sim)
     return 0

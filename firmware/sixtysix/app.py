@@ -20,6 +20,11 @@ Everything platform-specific is passed in, so the same code runs on the board
     sound        the board's speaker (profiles.sound: tone(hz), off()), or None: then no
                  sound code is loaded and Settings has no Sound line; app.sound is its
                  sixtysix.sound.Sound (or None), which the screens cue
+    link         builds the link cable's port (profile.link: a busio.UART), called the
+                 first time link play is chosen; None: this device has no link port
+    entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
+                 are seeded; None: the random module's): the device id, the fair shuffle
+                 of a linked match
 
 The display does not refresh on its own: each pass of the loop that changed something
 ends with one refresh, so every frame is drawn whole and the next key is read as soon
@@ -38,8 +43,9 @@ FRAME = 1 / 30      # seconds per animation frame; run() sleeps until the next o
 DIM_AFTER = 30      # seconds without a key before the backlight dims
 DIM = 0.1           # the dimmed backlight (or the chosen brightness, if lower)
 OFF, DIMMED, LIT = 0, 1, 2
-# Screens deep sleep can wake up on, as the store's sleep record numbers them.
-SCREENS = ("title", "settings", "stats", "rules", "continue", "keys")
+# Screens deep sleep can wake up on, as the store's sleep record numbers them (only ever
+# growing at the end).
+SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link")
 NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.CORRUPT: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
@@ -48,12 +54,15 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
 # What the title's choices need, imported one a frame once the title is on the screen
 # (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
+# What App.open starts a match for (the rest are menu screens: sixtysix.screens).
+MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
 class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
-                 think_clock=None, seed=None, show=None, power=None, board=None, sound=None):
+                 think_clock=None, seed=None, show=None, power=None, board=None, sound=None,
+                 link=None, entropy=None):
         self.display = display
         self.width = display.width
         self.height = display.height
@@ -71,6 +80,12 @@ class App:
         self.seed = seed
         self._show = show
         self.power = power
+        self.entropy = entropy
+        self.link_port = link
+        self.port = None        # ... the port it built, kept once built (its pins stay taken)
+        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linkmatch.drop)
+        self.sync = None        # ... and linkmatch.sync, which saves it
+        self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
         self.store = store.Store(nvm)
         self.settings = Settings(sound is not None)
         self.sound = None
@@ -193,12 +208,18 @@ class App:
         self.set_screen(Title(self))
 
     def open(self, name):
+        """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
+        play a friend, which sixtysix.friends opens)."""
+        if name == "continue" and self.store.header(store.LINKED) is not None:
+            name = "linked"
         if name == "new":
+            if self.session is not None and self.session.in_match():
+                self.session.leave()    # this match replaces the linked one: the other device is told
             self.start(self.new_match(), self.settings.get("level"), True)
         elif name == "continue":
             got = self.load_match()
             if isinstance(got, tuple):
-                self.start(got[0], got[1], False)
+                self.start(got[0], got[1], False, got[2])
             else:
                 self.damaged(got)
         elif name in SCREENS[1:4] or name == "keys":
@@ -208,13 +229,16 @@ class App:
             make = {"settings": screens.SettingsScreen, "stats": screens.Stats,
                     "rules": screens.RulesScreen, "keys": screens.KeysScreen}[name]
             self.set_screen(make(self))
+        elif name != "title":
+            from sixtysix import friends
+            friends.open(self, name)
         else:
             self.title()
 
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
         if got == store.CORRUPT:
-            self.store.records = []
+            self.store.records = bytearray()
             self.notice = NOTICES[store.CORRUPT]
         self.back_to_title()
 
@@ -225,16 +249,30 @@ class App:
         else:
             self.go("title")
 
-    def start(self, match, level, fresh):
-        from sixtysix.game import Game
+    def start(self, match, level, fresh, people=1, session=None):
+        """The table: a match against the computer, pass-and-play (`people`: the persons'
+        bits, two or more) or a linked match (`session`)."""
         self.clear()
-        sixtysix.forget("screens", "rulestext")     # not while the cards are out
+        # not while the cards are out: the menu screens, the ways to a match, its options' checks
+        sixtysix.forget("screens", "rulestext", "linkscreen", "friends", "shared_rules.overrides")
         if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
             sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
         self.name = "continue"
-        self.set_screen(Game(self, match, level, fresh))
-        if fresh:
-            self.log_deal(self.screen)
+        if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
+            self.log_deal(match, level, people)
+        if session is not None:
+            from sixtysix.linktable import Linked
+            self.set_screen(Linked(self, match, level, fresh, session=session))
+        elif people != 1:
+            from sixtysix.passplay import PassPlay
+            from sixtysix.seats import Seats
+            self.set_screen(PassPlay(self, match, level, fresh, Seats.from_byte(people, match.players())))
+        else:
+            from sixtysix.game import Game
+            self.set_screen(Game(self, match, level, fresh))
+        if session is None and self.session is not None:
+            from sixtysix import linkmatch      # (loaded: the session is its)
+            self.warm.append(lambda: linkmatch.drop(self))      # before the computer's modules
         game = match.rules.game
         self.warm.append(lambda: self.warm_ai(level, game))
 
@@ -259,21 +297,21 @@ class App:
         from sixtysix import savegame
         return savegame.load(self.store)
 
-    def log_deal(self, game):
-        """Save a deal that has just been dealt (its header: no cards)."""
+    def log_deal(self, match, level, people):
+        """Save a deal that has just been dealt (its header: no cards; `people`: the
+        persons' bits, sixtysix.seats)."""
         from sixtysix import savegame
-        savegame.log_deal(self.store, game.match, game.level)
+        savegame.log_deal(self.store, match, level, people)
 
     def log_action(self, game, action, seat, implied):
         """Save an action just applied (`implied`: it was the seat to act's). The action
         that ends a deal also carries the deal's statistics, so both land together."""
-        from sixtysix.dialogs import HUMAN
         m = game.match
         flags = 0
         if m.deal.ended:
             flags = store.COUNTED | (store.WON if game.deal_won() else 0)
             if m.over:
-                flags |= store.OVER | (store.MATCH_WON if m.winner == HUMAN else 0)
+                flags |= store.OVER | (store.MATCH_WON if game.mine(m.winner) else 0)
             self.settings.count_flags(flags)
         elif m.over:
             flags = store.OVER
@@ -295,6 +333,8 @@ class App:
         quiet = now - self.active
         off = minutes(self.settings.get("screen"))
         sleep = minutes(self.settings.get("sleep"))
+        if self.session is not None and self.session.in_match():
+            sleep = None                    # the other device would wait for this one
         if sleep is not None and quiet >= sleep:
             self.deep_sleep()
         elif off is not None and quiet >= off and self.lit != OFF:
@@ -307,17 +347,25 @@ class App:
     def warm_up(self):
         """Import one module (a name in self.warm, or a function that imports one) the
         title's choices or the match's computer need; then make sure the saved match
-        really continues (a damaged one is reported on the title). Compiling a module takes
-        several times its size in heap for a moment: one a frame, while the screen waits."""
+        really continues (a damaged one is reported on the title), and write a store that
+        needs rewriting (damaged, cut short) now, while the title leaves the heap free,
+        rather than in the frame that starts a match (a newer version's is kept until
+        something is saved). Compiling a module takes several times its size in heap for
+        a moment: one a frame, while the screen waits."""
         w = self.warm.pop(0)
         if callable(w):
             w()
         else:
             __import__(w)
-        if not self.warm and self.name == "title" and self.store.in_progress():
+        if self.warm:
+            return
+        st = self.store
+        if self.name == "title" and st.in_progress() and st.header() is not None:   # (linked: when continued)
             got = self.load_match()
             if not isinstance(got, tuple):
                 self.damaged(got)
+        if st.dirty and st.problem != store.NEWER:
+            st.rewrite()
 
     def warm_deal(self):
         """The modules the chosen game needs, one a frame, so its first frame compiles
@@ -372,9 +420,14 @@ class App:
     # ---- the loop ------------------------------------------------------------------------
 
     def step(self):
-        """One pass of the main loop: input, then at most one frame (an animation frame or
-        a share of a screen change), then one refresh of what that frame changed. Keys
-        wait in the event queue while a screen changes."""
+        """One pass of the main loop: the link, input, then at most one frame (an animation
+        frame or a share of a screen change), then one refresh of what that frame changed.
+        Keys wait in the event queue while a screen changes."""
+        s = self.session
+        if s is not None:
+            self.sync(self.store, s)        # what was done since the last poll, saved before it
+            s.poll(self.clock())
+            self.sync(self.store, s)        # what the poll changed
         changing = self.wipe is not None or self.going is not None
         role = None if changing else self.keys.poll()
         now = self.clock()
@@ -394,7 +447,7 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            if name in ("new", "continue") or hasattr(sixtysix, "screens"):
+            if name in MATCHES or hasattr(sixtysix, "screens"):
                 self.going = None
                 self.open(name)
             elif self.screen is not None:   # a match's heap first (its own frame), then

@@ -9,7 +9,7 @@ from shared_rules import cards
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE
 from sixtysix import ui
 
-HUMAN = 0           # the match's player index of the person holding the device
+HUMAN = 0           # the match's player index of the person against the computer
 REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
            "last-trick": "last trick", "lone-66": "only one reached 66",
            "no-score": "nobody scored: 1 carried", "annulled": "deal annulled",
@@ -80,7 +80,8 @@ def notice(game, title, text):
 
 
 def action_menu(game):
-    """What the human may do besides playing the raised card: only what is legal now."""
+    """What the player may do besides playing the raised card: only what is legal now;
+    out of turn in link play, the Russian close asked of the other device."""
     d = game.match.deal
     me = game.me()
     hand = game.hand()
@@ -88,7 +89,9 @@ def action_menu(game):
     labels = []
     acts = []
     married = 0
-    for a in game.legal():
+    session = game.session
+    turn = session is None or session.my_turn()
+    for a in game.legal() if turn else ():
         if MARRY <= a < DECLARE_MARRIAGE:
             s = (a & 31) >> 3
             if married >> s & 1:
@@ -112,11 +115,14 @@ def action_menu(game):
         elif a == DECLARE and game.match.counting == "classic":
             labels.append("Declare 66")
             acts.append(a)
-    if game.app.settings.get("hints") == "on":
+    if turn and game.app.settings.get("hints") == "on":
         labels.append("Hint")
         acts.append("hint")
     labels.append("Main menu")
     acts.append("title")
+    if session is not None:
+        from sixtysix import linktable
+        linktable.menu(game, turn, labels, acts)
     labels.append("Back")
     acts.append("back")
 
@@ -133,11 +139,14 @@ def action_menu(game):
             return "title"
         if a == "hint":
             hint(game)
+        elif a in ("ask", "leave"):
+            from sixtysix import linktable
+            return linktable.chosen(game, a)
         elif a != "back":
             game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None
 
-    open_box(game, "Your move", [], labels, chosen)
+    open_box(game, "Your move" if turn else "Menu", [], labels, chosen)
 
 
 def hint(game):
@@ -155,6 +164,18 @@ def hint(game):
     notice(game, "Hint", msg)
 
 
+def won(game, column, what):
+    """"You win the deal", "Fox wins the match", "N-S win the deal": the title of a result
+    won by score column `column`."""
+    if game.mine(column):
+        return ("Your side wins the " if game.n == 4 else "You win the ") + what
+    if game.n == 4:
+        return ("They" if game.seats is None else game.side_name(column)) + " win the " + what
+    if game.n == 2 and game.seats is None and game.session is None:
+        return "The computer wins" + ("" if what == "deal" else " the match")
+    return game.names[column] + " wins the " + what
+
+
 def deal_result(game):
     if game.overlay is not None or game.shown_result:
         return
@@ -164,11 +185,8 @@ def deal_result(game):
     winner, gp, reason = d.result
     if winner is None:
         title = "Thrown in: all passed" if reason == "annulled" and game.team else "No winner this deal"
-    elif game.deal_side(winner) == HUMAN:
-        title = "Your side wins the deal" if game.n == 4 else "You win the deal"
     else:
-        title = "They win the deal" if game.n == 4 else (
-            "The computer wins" if game.n == 2 else game.names[game.deal_side(winner)] + " wins the deal")
+        title = won(game, game.deal_side(winner), "deal")
     pts = gp[winner] if winner is not None else 0
     sides = len(gp)
     if winner is not None and game.app.sound is not None:
@@ -221,12 +239,9 @@ def listing(game, values, skip=-1, signed=False):
 def match_result(game):
     m = game.match
     lines = [listing(game, m.score), "after " + str(m.deals) + " deals"]
-    if m.winner == HUMAN:
-        title = "Your side wins the match!" if game.n == 4 else "You win the match!"
-    elif game.n > 2:
-        title = ("They win" if game.n == 4 else game.names[m.winner] + " wins") + " the match"
-    else:
-        title = "The computer wins the match"
+    title = won(game, m.winner, "match")
+    if game.mine(m.winner):
+        title += "!"
 
     def done(role):
         if role != "ok":
@@ -235,3 +250,4 @@ def match_result(game):
         return "title"
 
     open_box(game, title, lines, ["Back to the title"], done)
+

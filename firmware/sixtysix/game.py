@@ -7,7 +7,12 @@ the actions that are legal now, and saves the match after every action.
 One Game serves every rule set: the two-handed deal (standard ... Schnapsen,
 Idiots', three-handed, where the dealer sits out) and the team deals (four-handed,
 North American), whose extra parts (bidding, partners) live in sixtysix.teams.
-The human is always player 0, at the bottom; the others sit by `place`.
+
+Against the computer the person is player 0; pass-and-play and link play are
+sixtysix.passplay.PassPlay, a Game whose viewer changes (several people take turns with
+the device), and sixtysix.linktable.Linked, whose viewer is this device's player (the
+other device's moves come by cable). The VIEWER's seat is at the bottom and only the
+viewer's hand is shown; the others sit by `place`, around from there.
 """
 import gc
 from shared_rules import cards
@@ -19,7 +24,10 @@ from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, PAUSE
 
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.5}   # seconds the computer may think
+# Names by place around the viewer (against the computer; computers in link play), and
+# the panel's headings against the computer (a column per player, or per side)
 NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
+HEADS = {2: ("You", "CPU"), 3: ("You", "L", "R"), 4: ("Us", "Opp")}
 PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
 
@@ -71,15 +79,20 @@ def on_table(d):
 
 
 class Game:
-    """One match on screen. `app` gives: sheet, layout, settings, log_action(), log_deal(), clocks."""
+    """One match on screen against the computer. `app` gives: sheet, layout, settings,
+    log_action(), log_deal(), clocks."""
 
-    def __init__(self, app, match, level, fresh_deal=True):
+    passing = False                # a pass box is due or showing: no hand shown
+
+    def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
         self.app = app
+        self.seats = seats         # pass-and-play's sixtysix.seats.Seats (PassPlay)
+        self.session = session     # link play's sixtysix.linkmatch session (Linked)
         self.match = match
         self.level = level
         self.team = match.rules.game in TEAM_GAMES
         self.n = match.players()
-        self.names = NAMES[self.n]
+        self.seat()
         self.table = t = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
                                self.n, self.team)
         self.group = t.group
@@ -110,30 +123,41 @@ class Game:
 
     # ---- seats ---------------------------------------------------------------------
 
+    def seat(self):
+        """Who sits at the bottom (the viewer), whose results this device counts (the
+        owner), the players' names and the panel's headings (a column per player or side)."""
+        self.owner = self.viewer = HUMAN
+        self.names = NAMES[self.n]
+        self.heads = HEADS[self.match.sides() if self.n < 4 else 4]
+        self.mover = self.match     # what applies the moves
+
     def me(self):
-        """The human's seat in this deal (2 in three-handed while dealing: sitting out)."""
-        return self.match.seat_of(HUMAN)
+        """The viewer's seat in this deal (2 in three-handed while dealing: sitting out)."""
+        return self.match.seat_of(self.viewer)
 
     def watching(self):
         return self.me() >= len(self.match.deal.hands)
 
     def hand(self):
-        if self.watching():
+        if self.watching() or self.passing:
             return []
         return cards.listed(self.match.deal.hands[self.me()])
 
     def place(self, seat):
         """Where the player in `seat` sits on the screen (0 bottom, 1 left, 2 top, 3 right)."""
-        return PLACES[self.n][self.match.player_at(seat)]
+        return PLACES[self.n][(self.match.player_at(seat) - self.viewer) % self.n]
 
     def who(self, seat):
         return self.names[self.match.player_at(seat)]
 
     def side_name(self, side):
-        """Name of a score column: a player, or "us"/"them" with partners."""
-        if self.n == 4:
-            return ("us", "them")[side]
-        return "you" if side == HUMAN else self.names[side]
+        """Name of a score column: a player ("you" for the viewer), or with partners "us"
+        and "them" (pass-and-play: the partners' compass points)."""
+        if self.match.sides() < self.n:
+            if self.seats is not None:
+                return self.heads[side]
+            return "us" if side == self.viewer % 2 else "them"
+        return "you" if side == self.viewer and self.seats is None else self.names[side]
 
     def deal_side(self, w):
         """The score column of the deal's seat (two-handed) or side (team games) `w`."""
@@ -141,7 +165,12 @@ class Game:
 
     def deal_won(self):
         w = self.match.deal.result[0]
-        return w is not None and self.deal_side(w) == HUMAN
+        return w is not None and self.mine(self.deal_side(w))
+
+    def mine(self, column):
+        """True when score column `column` is this device's player's (or side's): what its
+        results say "you" for and its statistics count (pass-and-play: nobody's)."""
+        return self.owner is not None and column == self.owner % self.match.sides()
 
     def gained(self):
         """Game points of this deal per score column (from the scores before its last
@@ -254,13 +283,17 @@ class Game:
         s = self.match.score
         me = self.me()
         if self.n == 2 and not self.team:
-            lines = ["      You CPU",
-                     "Games " + pad(s[HUMAN]) + " " + pad(s[1 - HUMAN]),
-                     "Tricks" + pad(d.tricks[me]) + " " + pad(d.tricks[1 - me])]
+            h = self.heads
+            seat = self.match.seat_of
+            lines = ["      " + pad(h[0]) + " " + pad(h[1]),
+                     "Games " + pad(s[0]) + " " + pad(s[1]),
+                     "Tricks" + pad(d.tricks[seat(0)]) + " " + pad(d.tricks[seat(1)])]
         else:
             from sixtysix import teams
             lines = teams.columns(self)
-        pts = str(d.points(me if not self.team else d.side(me))) if not self.watching() else "-"
+        pts = "-"
+        if not self.watching() and not self.passing:
+            pts = str(d.points(me if not self.team else d.side(me)))
         if self.match.counting == "classic" and not self.team:
             pts = "?"
         if self.team and d.bidding:
@@ -358,15 +391,18 @@ class Game:
         return nxt
 
     def react(self, role):
-        """Whatever is next once nothing moves: the box's answer, the result, the
-        computer's move, or the human's key."""
+        """Whatever is next once nothing moves: the box's answer, the result, or the
+        deal moving on."""
         if self.overlay is not None:
             return self.overlay[2](role) if role else None
-        d = self.match.deal
-        if d.ended:
-            if not self.shown_result:
-                self.result_overlay()
+        if self.match.deal.ended:
+            self.result_overlay()
             return None
+        return self.move_on(role)
+
+    def move_on(self, role):
+        """The deal goes on: the computer's move, or the player's key."""
+        d = self.match.deal
         if d.to_act != self.me():
             self.computer()
             return None
@@ -374,7 +410,11 @@ class Game:
             self.asked = len(d.log)
             if self.computer_closes():
                 return None
-        if getattr(d, "pending_draw", False):
+        return self.my_turn(role)
+
+    def my_turn(self, role):
+        """The viewer is to act: draw (automatic), or answer the key."""
+        if getattr(self.match.deal, "pending_draw", False):
             self.act(DRAW, self.me())
             return None
         if role is not None:
@@ -415,7 +455,8 @@ class Game:
         return marriage_points(self.match.rules.game, suit, d.trump, shown)
 
     def act(self, action, seat):
-        """Apply an action, save, and animate what it changed."""
+        """Apply an action (in link play through the session, which checks the other
+        device's and sends this one's), save, and animate what it changed."""
         d = self.match.deal
         before = on_table(d)
         tricks = sum(d.tricks)
@@ -425,7 +466,7 @@ class Game:
         score = self.match.score[:]
         implied = seat == d.to_act
         try:
-            self.match.apply(action, seat)
+            self.mover.apply(action, seat)
         except IllegalMove as e:
             if seat == self.me():
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
@@ -483,7 +524,7 @@ class Game:
         return True
 
     def computer_closes(self):
-        """Russian rules: the computer may close before the human leads."""
+        """Russian rules: the computer may close before the person leads."""
         d = self.match.deal
         cpu = 1 - self.me()
         if d.lead >= 0 or CLOSE not in d.legal_actions(cpu):
@@ -585,10 +626,13 @@ class Game:
         self.match.next_deal()
         self.shown_result = False
         self.score_before = None
-        self.app.log_deal(self)
+        self.log_deal()
         self.cursor = 0
         self.bid_choice = 0
         self.show(deal_in=True)
+
+    def log_deal(self):
+        self.app.log_deal(self.match, self.level, 1)
 
     def notice(self, title, text):
         dialogs.notice(self, title, text)

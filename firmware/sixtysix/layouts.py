@@ -12,6 +12,8 @@ card places are the top-left corner of a card):
   heading          (x, y, scale) of a screen's title text; body_y: where the text under it starts
   fan              (x, y, dx, dy): the title's fan of four cards
   menu             (x, y, width, row height): the title menu
+  notice           (x, y, characters a line): where the title says what went wrong (three
+                   lines at most)
   settings_row, settings_hint   row height of the settings list; (x, y) of its key hint
                    (the list's Back line is left out where it would not fit above the
                    hint: the menu key goes back)
@@ -38,6 +40,7 @@ def compact():
     return {
         "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (152, 2, 30, 10),
         "heading": (8, 3, 2), "body_y": 27, "fan": (140, 13, 18, 3), "menu": (6, 40, 110, 15),
+        "notice": (124, 64, 19),        # under the fan: the menu fills the left to the bottom
         "title_battery": (214, 1, 24, 10), "settings_row": 12, "box": (216, 0),
         "settings_hint": (106, 10),     # beside the heading: nine lines fill the rest
         "hand_y": 89, "raise_px": 6, "stride": 34, "hand_x": (2, 238),
@@ -55,6 +58,7 @@ def square():
     return {
         "card": (32, 44), "sheet": "cards", "frames": (5, 4), "battery": (150, 8, 30, 10),
         "heading": (8, 3, 2), "body_y": 27, "fan": (140, 48, 18, 3), "menu": (6, 64, 110, 15),
+        "notice": (4, 202, 39),
         "title_battery": (214, 1, 24, 10), "settings_row": 18, "box": (216, 10),
         "settings_hint": (6, 227),
         "hand_y": 188, "raise_px": 8, "stride": 38, "hand_x": (2, 238),
@@ -71,6 +75,7 @@ def wide():
     return {
         "card": (40, 56), "sheet": "cards-large", "frames": (2, 3), "battery": (290, 2, 26, 10),
         "heading": (10, 6, 3), "body_y": 48, "fan": (196, 54, 22, 4), "menu": (10, 72, 150, 18),
+        "notice": (4, 202, 52),
         "title_battery": (290, 2, 26, 10), "settings_row": 18, "box": (260, 10),
         "settings_hint": (6, 227),
         "hand_y": 178, "raise_px": 8, "stride": 44, "hand_x": (56, 318),

@@ -19,19 +19,26 @@ Resume: after every link-up both devices exchange STATUS (how many actions, CRC 
 log). The one behind receives the missing actions; logs that disagree on their common
 part stop the match ("mismatch"); nothing is merged.
 
-Contract with the screens (stage 2 of issue 15):
+Contract with the screens (sixtysix.game, sixtysix.linkscreen):
 - poll(now) every pass; state() and message() say what to show;
-- save to_bytes() whenever `changed` is set (then clear it), BEFORE the next poll: a
-  device's own moves and shuffle value must be saved before they are sent;
+- save (sync(store, session)) whenever `changed` is set, right after a poll and BEFORE
+  the next one, and log each move in the store as it is applied (the store's action
+  records, as a local match's): a device's own moves and shuffle value are saved before
+  they are sent;
 - incoming() is the next action of the other device (or computer) to show: play it with
   apply(action, seat) like a local one; my_turn() / computer_turn() say when this device
   acts; a finished deal is followed by match.next_deal() on each device (no message).
+
+The save (sixtysix.store): a LINKED record holds header() (written again at each step of
+the set-up, so before any move), the moves follow as action records, and a close asked
+for is an ASKED record; restore() rebuilds the session from them.
 """
 from shared_rules.actions import CLOSE
 from shared_rules.errors import IllegalMove
 from shared_rules.match import COUNTING
 from shared_rules.rules import Rules, OPTIONS
 from sixtysix import fairseed
+from sixtysix.store import LINKED, ASKED, size, small
 from sixtysix.link import CLASH, MAX_PAYLOAD, put16, put32, u16, u32
 from sixtysix.crc import crc16
 
@@ -69,7 +76,7 @@ PLAYING_NOW = "playing"
 OVER = "over"                # the match has ended on this device
 STOPPED = "stopped"          # mismatch, refused action, or the other device left
 
-FORMAT = 1                   # of to_bytes()
+FORMAT = 1                   # of header()
 MAGIC = 76                   # "L"
 
 
@@ -111,7 +118,7 @@ class Proposal:
     """What a match is played by: rules (with the target), counting, and who holds each player."""
 
     def __init__(self, rules, counting, seats):
-        players = rules.players if rules.game in ("three", "four", "american") else 2
+        players = rules.players
         seats = tuple(seats)
         if counting not in COUNTING:
             raise ValueError("counting must be casual or classic")
@@ -147,7 +154,9 @@ class Proposal:
 
 class LinkedMatch:
     """This device's side of a linked match. `link` is a sixtysix.link.Link; `entropy(n)`
-    gives n random bytes (os.urandom); `saved` is what to_bytes() returned last time."""
+    gives n random bytes (os.urandom); `saved` is (header(), the moves as (seat, action),
+    seat -1 for the seat to act, the log index of a close asked for or -1), as restore()
+    reads them from the store."""
 
     def __init__(self, link, entropy, saved=None):
         self.link = link
@@ -158,7 +167,7 @@ class LinkedMatch:
         self.notice = None           # a one-off message for the screen ("declined"); clear it when shown
         self._forget()
         if saved:
-            self._load(saved)
+            self._load(*saved)
 
     def _forget(self):
         self.phase = NONE
@@ -231,6 +240,10 @@ class LinkedMatch:
             return "Connected to " + link.peer_name
         return ""
 
+    def in_match(self):
+        """True while a match is being set up or played (not once it is over)."""
+        return self.phase != NONE and (self.match is None or not self.match.over)
+
     def local_player(self):
         """The match player this device holds (None before a proposal)."""
         if self.proposal is None:
@@ -275,11 +288,10 @@ class LinkedMatch:
         """Offer a match to the connected device; False when not possible now."""
         if self.phase != NONE or self.offer or self.state() != IDLE:
             return False
-        players = rules.players if rules.game in ("three", "four", "american") else 2
-        proposal = Proposal(rules, counting, seats or default_seats(players))
+        proposal = Proposal(rules, counting, seats or default_seats(rules.players))
         self.role = PROPOSER
         self.proposal = proposal
-        self.nonce = _id(self.entropy)
+        self.nonce = random_id(self.entropy)
         self.value = fairseed.new_value(self.entropy)
         self.peer_id = self.link.peer_id
         self.phase = PROPOSED
@@ -304,7 +316,8 @@ class LinkedMatch:
 
     def leave(self):
         """Decline the offer, withdraw the proposal or leave the match (also after it
-        stopped or ended); the other device is told when the link is up."""
+        stopped or ended); the other device is told when the link is up, and hears this
+        one's new STATUS (an offer it made meanwhile comes again)."""
         nonce = self.offer[0] if self.offer else self.nonce
         if nonce:
             out = bytearray((LEAVE,))
@@ -313,6 +326,7 @@ class LinkedMatch:
         if self.phase != NONE:
             self.changed = True
         self._forget()
+        self._send_status()
 
     def apply(self, action, seat):
         """Play an action of a deal seat: the head of incoming(), or this device's own
@@ -652,10 +666,9 @@ class LinkedMatch:
 
     # ---- saved state -------------------------------------------------------------------
 
-    def to_bytes(self):
-        """The saved state (docs/LINK.md): a header, a pending close request (2 bytes), then
-        2 bytes per action. Once playing only the request and the actions change: a save
-        log can keep the header once and append each action's 2 bytes."""
+    def header(self):
+        """What a save keeps besides the moves and a close request (docs/LINK.md); empty
+        when there is no match. It changes only during the set-up."""
         if self.phase == NONE:
             return b""
         out = bytearray((MAGIC, FORMAT, self.phase, self.role))
@@ -665,18 +678,17 @@ class LinkedMatch:
         out.extend(self.value)
         out.extend(self.peer_commit or bytes(32))
         out.extend(self.peer_value or bytes(16))
-        put16(out, self.requested & 0xFFFF)
-        out.extend(self.log)
         return bytes(out)
 
-    def _load(self, raw):
-        """Rebuild from to_bytes(); ValueError (nothing changed) when it is corrupt."""
+    def _load(self, raw, moves, requested):
+        """Rebuild from a header, the moves and a close request; ValueError (a fresh
+        session) when they make no sense."""
         try:
             if raw[0] != MAGIC or raw[1] != FORMAT or raw[2] not in (PROPOSED, ACCEPTED, REVEALED, PLAYING) \
                     or raw[3] not in (PROPOSER, ACCEPTER):
                 raise ValueError("not a linked match")
             proposal, i = Proposal.from_bytes(raw, 12)
-            if len(raw) < i + 66 or (len(raw) - i - 66) % 2:
+            if len(raw) != i + 64:
                 raise ValueError("bad length")
             self.phase, self.role = raw[2], raw[3]
             self.peer_id = u32(raw, 4)
@@ -688,26 +700,78 @@ class LinkedMatch:
             if self.phase == PLAYING:
                 self.peer_value = bytes(raw[i + 48:i + 64])
                 self._start()
-                self._replay(raw[i + 66:])
-                r = u16(raw, i + 64)
-                self.requested = -1 if r == 0xFFFF else r
-            elif len(raw) != i + 66:
-                raise ValueError("moves before the match began")
+                self._replay(moves)
+                self.requested = requested
+            else:
+                for _ in moves:
+                    raise ValueError("moves before the match began")
         except (IndexError, KeyError, TypeError, ValueError, IllegalMove) as e:
             self._forget()
             raise ValueError("bad linked match save: " + str(e))
 
-    def _replay(self, log):
+    def _replay(self, moves):
         m = self.match
-        for k in range(0, len(log), 2):
+        for seat, action in moves:
             if m.deal.ended and not m.over:
                 m.next_deal()
-            m.apply(log[k + 1], log[k])
-            self._append(log[k], log[k + 1])
+            if seat < 0:
+                seat = m.deal.to_act
+            m.apply(action, seat)
+            self._append(seat, action)
         self.changed = False
 
 
-def _id(entropy):
-    """A random non-zero 30-bit match id."""
+def sync(st, session):
+    """Save what the session changed in `st` (a sixtysix.store.Store): its header when the
+    set-up moved on or the match was left, a close asked for. Call it whenever `changed`
+    is set, before the next poll; each move is logged (st.action) as it is applied."""
+    if not session.changed:
+        return
+    session.changed = False
+    h = session.header()
+    kept = st.header(LINKED)
+    if h != kept and (h or kept is not None):      # (no linked match: a local one stays)
+        st.start_deal(h, LINKED)
+    if session.close_requested() and asked(st) != session.requested:
+        st.append(small(ASKED, session.requested & 255, session.requested >> 8))
+
+
+def asked(st):
+    """The log index of the newest close asked for in the store's linked match, or -1."""
+    r = st.records
+    out = -1
+    i = size(r, 0) if r else 0
+    while i < len(r):
+        if r[i] == ASKED:
+            out = r[i + 1] | r[i + 2] << 8
+        i += size(r, i)
+    return out
+
+
+def restore(st, link, entropy):
+    """The session of the linked match in `st` (a fresh one if there is none); ValueError
+    when the save makes no sense."""
+    h = st.header(LINKED)
+    return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
+
+
+def random_id(entropy):
+    """A random non-zero 30-bit number (match ids, device ids)."""
     b = entropy(4)
     return ((b[0] & 0x3F) << 24 | b[1] << 16 | b[2] << 8 | b[3]) or 1
+
+
+def drop(app):
+    """Link play's session and modules (~21 KB) leave the heap while a match that is not
+    linked plays (App.start), so that Hard's search fits: once the link has told the other
+    device what it still had to (leaving a linked match), or is down. The port stays;
+    choosing link play again makes a new session on it (sixtysix.friends)."""
+    s = app.session
+    if s is None or app.name == "link" or s.in_match():
+        return                                  # in use again meanwhile
+    if s.link.up() and s.link.out:
+        app.warm.insert(0, lambda: drop(app))   # again in the next frame
+        return
+    app.session = app.sync = None
+    import sixtysix
+    sixtysix.forget("linkmatch", "link", "fairseed", "sha256")

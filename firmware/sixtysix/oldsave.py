@@ -106,7 +106,7 @@ def convert(st, settings):
                 if not old.over:
                     keep(st, old, level)
     except Exception:  # noqa: BLE001 - an old save we cannot read is reported, never a crash
-        st.records = []
+        st.records = bytearray()
         notice = store.DAMAGED
     st.rewrite()
     return notice
@@ -129,13 +129,13 @@ def keep(st, old, level):
         for _ in range(old.rules.pack - 1):     # undo the shuffle's generator steps
             state = state * _BACK % _M
         old.deal_rng = state
-    st.records = [store.framed(store.DEAL, savegame.header(old, level))]
-    m, _ = savegame.restore(st.deal_header(), [])
+    st.records = bytearray(store.framed(store.DEAL, savegame.header(old, level)))
+    m = savegame.restore(st.header(), [])[0]
     for entry in log:
         seat, action = entry >> 8, entry & 255
         if m.deal.ended:
             break
-        st.records.append(store.small(action) if seat == m.deal.to_act
+        st.records.extend(store.small(action) if seat == m.deal.to_act
                           else store.small(store.FLAGGED, seat, action))
         m.apply(action, seat)
     if m.to_dict() != old.to_dict():

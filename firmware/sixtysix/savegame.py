@@ -5,7 +5,9 @@ The header holds what the match carries from deal to deal, not the deal's cards:
 match's random generator state before the shuffle deals the same cards again. Payload:
     rule set index, counting index, computer level index, option count n, n pairs
     (option index, value index), dealer, generator state (4 bytes, little endian),
-    then varints: deals (this one included), carry, one zigzag score per side.
+    then varints: deals (this one included), carry, one zigzag score per side, and, for
+    pass-and-play, one byte more: bit p set when player p is a person (without it, only
+    player 0 is: a match against the computer).
 Every value the engine can produce fits (North American scores far below zero, any
 carry). Restoring deals again and replays the actions through the engine, so the save
 and the game can never disagree.
@@ -27,8 +29,9 @@ OPTION_NAMES = ("close_min_talon", "closer_fail", "closing", "declare_marriage",
                 "target", "ten_of_trumps")
 
 
-def header(match, level):
-    """The DEAL record's payload for the deal the match has just dealt."""
+def header(match, level, people=1):
+    """The DEAL record's payload for the deal the match has just dealt; `people`: the
+    persons' bits (sixtysix.seats)."""
     r = match.rules
     names = OPTION_NAMES
     out = bytearray((SETS.index(r.name), COUNTING.index(match.counting), LEVELS.index(level),
@@ -42,6 +45,8 @@ def header(match, level):
     store.put_uint(out, match.carry)
     for s in match.score:
         store.put_int(out, s)
+    if people != 1:
+        out.append(people)
     return bytes(out)
 
 
@@ -59,8 +64,8 @@ def opening(raw):
 
 
 def restore(raw, actions):
-    """(match, level) from a DEAL payload and the deal's (seat, action) list; ValueError
-    when they make no sense."""
+    """(match, level, people bits) from a DEAL payload and the deal's (seat, action)
+    list; ValueError when they make no sense."""
     from shared_rules.errors import IllegalMove
     try:
         r, counting, level, i = opening(raw)
@@ -78,7 +83,12 @@ def restore(raw, actions):
         for _ in range(m.sides()):
             s, i = store.get_int(raw, i)
             score.append(s)
-        if i != len(raw) or dealer >= m.players() or deals < 1 or not 0 < rng < 1 << 30:
+        people = 1
+        if i == len(raw) - 1:
+            people = raw[i]
+            i += 1
+        if i != len(raw) or dealer >= m.players() or deals < 1 or not 0 < rng < 1 << 30 \
+                or not 0 < people < 1 << m.players():
             raise ValueError("bad match header")
         # The fresh match above, then the saved state over it and this deal dealt again.
         m.rng.state = rng
@@ -91,18 +101,19 @@ def restore(raw, actions):
         m.next_deal()
         for seat, action in actions:
             m.apply(action, None if seat < 0 else seat)
-        return m, level
+        return m, level, people
     except (IndexError, KeyError, TypeError, IllegalMove) as e:
         raise ValueError("bad save: " + repr(e))
 
 
-def log_deal(st, match, level):
-    return st.start_deal(header(match, level))
+def log_deal(st, match, level, people=1):
+    return st.start_deal(header(match, level, people))
 
 
 def load(st):
-    """(match, level), or store.EMPTY (no match in progress) or store.CORRUPT."""
-    raw = st.deal_header()
+    """(match, level, people bits), or store.EMPTY (no match against the computer or
+    pass-and-play in progress) or store.CORRUPT."""
+    raw = st.header()
     if raw is None:
         return store.EMPTY
     try:

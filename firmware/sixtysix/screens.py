@@ -1,9 +1,10 @@
 """The menu screens: title, settings, statistics, rules, and the buttons page a board with
-few buttons shows the first time it starts.
+few buttons shows the first time it starts. (Those that set up a match with people are
+sixtysix.friends' and sixtysix.linkscreen's.)
 
-Each screen has a `group` to show and `tick(role)`, which returns the name of
-the next screen ("title", "new", "continue", "settings", "stats", "rules") or None.
-Hints name the board's own buttons (app.key: "X", "hold", ...).
+Each screen has a `group` to show and `tick(role)`, which returns the name of the next
+screen ("title", "new", "continue", "settings", "stats", "rules", "friend", "pass",
+"passgame", "link") or None. Hints name the board's own buttons (app.key: "X", "hold", ...).
 """
 import displayio
 from sixtysix import ui
@@ -46,16 +47,17 @@ class Title:
         if self.can_continue:
             items.append("Continue")
             self.names.append("continue")
-        for label, name in (("New match", "new"), ("Settings", "settings"),
-                            ("Statistics", "stats"), ("Rules", "rules")):
+        for label, name in (("New match", "new"), ("Settings", "settings"), ("Statistics", "stats"),
+                            ("Rules", "rules"), ("Play a friend", "friend")):
             items.append(label)
             self.names.append(name)
         x, y, w, row = lay.menu
         self.menu = ui.ListWidget(g, items, x, y, w, row)
         self.notice_text = notice
         if notice:
-            g.append(ui.text(ui.fit(notice, (app.width - 8) // ui.CHAR_W), 4, app.height - 14,
-                             ui.RED).view)
+            nx, ny, chars = lay.notice
+            for i, line in enumerate(ui.wrap(notice, chars)[:3]):
+                g.append(ui.text(line, nx, ny + i * ui.LINE_H, ui.RED).view)
         app.notice = ""
         app.add_gauge(g, lay.title_battery)
 

@@ -2,15 +2,19 @@
 
 Only the rules part lives here: which person must hold the device now, and when a
 "pass to <player>" screen is due (the next person to act is not the one who last saw
-their hand). The screens draw the pass screen, hide the hand until a key is pressed,
-then call handed(). With one person (playing the computer) no pass screen is ever due.
+their hand). The table (sixtysix.passplay) draws the pass screen, hides the hand until a key
+is pressed, then calls handed(). With one person no pass screen is ever due.
+
+The Russian close out of turn (either player, before the lead) is offered on the pass
+screen: the person who still holds the device, not on lead, may close before handing it
+to the leader. (Asking at every lead would mean two passes a trick.)
 """
 from shared_rules.actions import CLOSE
 
 PERSON = "person"
 COMPUTER = "computer"
-ACT = "act"              # next_person(): it is that person's turn
-OFFER_CLOSE = "close"    # Russian rules: the person not on lead may close before the lead
+# Each player keeps one name whoever holds the device: the compass points of the seats
+COMPASS = {2: ("South", "North"), 3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
 
 
 class Seats:
@@ -18,11 +22,10 @@ class Seats:
 
     def __init__(self, kinds):
         kinds = tuple(kinds)
-        if not kinds or [k for k in kinds if k not in (PERSON, COMPUTER)]:
-            raise ValueError("each seat is a person or the computer")
+        if PERSON not in kinds or [k for k in kinds if k not in (PERSON, COMPUTER)]:
+            raise ValueError("each seat is a person or the computer, one at least a person")
         self.kinds = kinds
         self.holder = None       # the person who has the device (has seen their hand)
-        self.asked = -1          # the deal's log length at which the closing offer was answered
 
     def people(self):
         return [p for p in range(len(self.kinds)) if self.kinds[p] == PERSON]
@@ -31,34 +34,32 @@ class Seats:
         return self.kinds[player] == PERSON
 
     def next_person(self, match):
-        """(player, ACT or OFFER_CLOSE) for the person who must have the device now, or
-        None while the computer acts or the deal is over. As with the computer, the
-        person not on lead is offered the Russian close before the leader leads."""
+        """The person to act now, or None while the computer acts or the deal is over."""
         d = match.deal
         if d.ended or match.over:
             return None
-        if match.rules.closing == "either" and self.asked != len(d.log):
-            other = 1 - d.to_act
-            player = match.player_at(other)
-            if self.person(player) and CLOSE in d.legal_actions(other):
-                return player, OFFER_CLOSE
         player = match.player_at(d.to_act)
-        return (player, ACT) if self.person(player) else None
+        return player if self.person(player) else None
 
     def pass_due(self, match):
         """The player to pass the device to now, or None (no screen needed)."""
         nxt = self.next_person(match)
-        if nxt is None or len(self.people()) < 2 or nxt[0] == self.holder:
+        if nxt is None or len(self.people()) < 2 or nxt == self.holder:
             return None
-        return nxt[0]
+        return nxt
 
     def handed(self, player):
         """The pass screen was dismissed: `player` has the device."""
         self.holder = player
 
-    def close_answered(self, match):
-        """The person offered the close declined it: the leader's turn comes next."""
-        self.asked = len(match.deal.log)
+    def may_close(self, match):
+        """True when the person holding the device, not on lead, may close the talon
+        before the lead (Russian rules): the pass screen offers it."""
+        if self.holder is None or match.rules.closing != "either":
+            return False
+        seat = match.seat_of(self.holder)
+        d = match.deal
+        return seat != d.to_act and seat < len(d.hands) and CLOSE in d.legal_actions(seat)
 
     def to_byte(self):
         """Bit p set: player p is a person (what a save keeps)."""

@@ -2,7 +2,11 @@
 
 Settings are kept as small indexes into CHOICES, so a new choice appended later keeps
 old saves readable. Payload: the number of settings n, n indexes, then one varint per
-statistic (any count fits).
+statistic (any count fits), then the device id as a varint (absent in older saves).
+
+The device id is a random 30-bit number drawn once (the first time link play is chosen:
+sixtysix.friends), which the link cable tells the other device so each knows who it
+plays; the name is the "name" choice.
 """
 from sixtysix import store
 
@@ -18,9 +22,11 @@ CHOICES = (
     ("screen", "Screen off", ("1 min", "2 min", "5 min", "never")),
     ("sleep", "Deep sleep", ("5 min", "10 min", "30 min", "never")),
     ("sound", "Sound", ("on", "off")),          # shown only where the board has a speaker
+    ("name", "Name", ("Fox", "Owl", "Hare", "Wren", "Lynx", "Crow", "Seal", "Bear")),
 )
-DEFAULTS = (0, 1, 0, 0, 0, 0, 1, 1, 0)   # standard, normal computer, ..., screen off after 2 min
+DEFAULTS = (0, 1, 0, 0, 0, 0, 1, 1, 0, 0)   # standard, normal computer, ..., screen off after 2 min
 SOUND = 8                               # CHOICES index of "sound"
+NAME = 9                                # ... and of the name
 BRIGHTNESS = (1.0, 0.75, 0.5, 0.25)
 STATS = ("matches", "matches_won", "deals", "deals_won")
 # the end-of-deal flags of an action record (sixtysix.store) -> the statistics they count
@@ -40,6 +46,7 @@ class Settings:
         if not speaker:
             self.index[SOUND] = 1
         self.stats = [0] * len(STATS)
+        self.device_id = 0          # none drawn yet (a 30-bit number, never 0)
 
     def get(self, key):
         """The chosen value as shown ("easy", "casual", ...)."""
@@ -86,6 +93,7 @@ class Settings:
         out.extend(self.index)
         for v in self.stats:
             store.put_uint(out, v)
+        store.put_uint(out, self.device_id)
         return bytes(out)
 
     def load(self, st):
@@ -107,10 +115,14 @@ class Settings:
                 for _ in STATS:
                     v, i = store.get_uint(raw, i)
                     stats.append(v)
-                if i != len(raw):
+                device = 0
+                if i < len(raw):
+                    device, i = store.get_uint(raw, i)
+                if i != len(raw) or device >= 1 << 30:
                     raise ValueError("settings too long")
                 self.index = index
                 self.stats = stats
+                self.device_id = device
             except (IndexError, ValueError):
                 problem = store.CORRUPT
         for f in st.counted:

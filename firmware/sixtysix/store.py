@@ -12,6 +12,9 @@ len(nvm)-64 .. end belong to boot.py (docs/LAYOUT.md) and are never written here
     0x80       a deal starts: savegame's match header      [h, n, payload, check16]
     0x81       settings and statistics                     [h, n, payload, check16]
     0x82       deep sleep began on screen s                [h, s, check]
+    0x83       a linked match: linkmatch's header          [h, n, payload, check16]
+               (n = 0: the linked match was left)
+    0x84       a close asked for at the linked log index   [h, lo, hi, check]
 
 The newest complete record wins; a bad record with only erased bytes after it was cut
 short by the power (dropped quietly), any other is damage (reported). `nvm`: anything
@@ -30,6 +33,8 @@ FLAGGED = 0x70
 DEAL = 0x80
 SETTINGS = 0x81
 SLEPT = 0x82
+LINKED = 0x83       # a linked match's header: its actions follow, for the whole match
+ASKED = 0x84
 
 # flags of an action record
 COUNTED = 1         # the statistics count this deal's end (cleared in a rewritten image)
@@ -74,7 +79,9 @@ def size(raw, i):
         return 4
     if h == SLEPT:
         return 3
-    if h == DEAL or h == SETTINGS:
+    if h == ASKED:
+        return 4
+    if h == DEAL or h == SETTINGS or h == LINKED:
         n = raw[i + 1] if i + 1 < len(raw) else 0xFF
         return 2 if n == 0xFF else n + 4
     return 0
@@ -82,7 +89,7 @@ def size(raw, i):
 
 def complete(raw, i, n):
     """True if the n-byte record at raw[i] is whole and passes its check."""
-    if raw[i] == DEAL or raw[i] == SETTINGS:
+    if raw[i] == DEAL or raw[i] == SETTINGS or raw[i] == LINKED:
         if n < 4:
             return False
         c = crc16(raw[i:i + n - 2]) % 0xFF00
@@ -127,7 +134,9 @@ class Store:
     After reading: `settings` (the newest settings payload or None; `settings_lost` if
     the newest was damaged), `counted` (flags of the deal ends counted after it:
     Settings.load folds them in and hands back the folded payload), `records` (the
-    current match: its DEAL record then its actions), `over`, `slept` (the screen deep
+    current match's records back to back in one bytearray: its DEAL or LINKED record,
+    then its actions; a linked match keeps a whole match there, a list of records
+    would cost ~40 bytes of heap a move), `over`, `slept` (the screen deep
     sleep began on, or -1), `problem` (None, DAMAGED, NEWER or LOST: what the title says)
     and `legacy` (an image in the old fixed-record format, for sixtysix.oldsave).
     """
@@ -140,7 +149,7 @@ class Store:
             self.area = 0
         self.settings = None
         self.counted = []
-        self.records = []
+        self.records = bytearray()
         self.over = False
         self.slept = -1
         self.problem = None
@@ -183,7 +192,8 @@ class Store:
         while i < end and raw[i] != 0xFF:
             h = raw[i]
             if h <= LAST_ACTION and i + 1 < end and check[h] == raw[i + 1] and self.records:
-                self.records.append(raw[i:i + 2])       # the common record, read fast
+                self.records.append(h)                  # the common record, read fast
+                self.records.append(raw[i + 1])
                 self.slept = -1
                 i += 2
                 continue
@@ -218,7 +228,7 @@ class Store:
     def lose_match(self):
         """A damaged record of the match: the match is ignored until a new deal starts."""
         self.problem = DAMAGED
-        self.records = []
+        self.records = bytearray()
         self.over = False
         self.broken = True
 
@@ -233,15 +243,15 @@ class Store:
             self.settings = bytes(rec[2:-2])
             self.settings_lost = False
             self.counted = []
-        elif h == DEAL:
-            self.records = [rec]
+        elif h == DEAL or h == LINKED:
+            self.records = bytearray(rec if h == DEAL or rec[1] else b"")     # LINKED, n = 0: left
             self.over = False
             self.broken = False
         elif not self.records:
             return self.broken          # an action of a damaged deal, or before any deal
         else:
-            self.records.append(rec)
-            if h >= FLAGGED:
+            self.records.extend(rec)
+            if FLAGGED <= h < DEAL:
                 if h & COUNTED:
                     self.counted.append(h & 15)
                 if h & OVER:
@@ -252,26 +262,38 @@ class Store:
         """True if a match can be continued (as far as the log tells)."""
         return bool(self.records) and not self.over
 
-    def deal_header(self):
-        """The DEAL payload of the current match, or None."""
-        return bytes(self.records[0][2:-2]) if self.records else None
+    def header(self, kind=DEAL):
+        """The payload of the current match's first record if it is of `kind` (DEAL: a
+        match against the computer, LINKED: a linked match), else None."""
+        r = self.records
+        return bytes(r[2:2 + r[1]]) if r and r[0] == kind else None
 
     def actions(self):
-        """The current deal's actions as (seat, action); seat -1: the seat to act."""
-        out = []
-        for rec in self.records[1:]:
-            if rec[0] <= LAST_ACTION:
-                out.append((-1, rec[0]))
-            else:
-                out.append((rec[1], rec[2]))
-        return out
+        """The current match's actions, oldest first, as (seat, action); seat -1: the
+        seat to act. (A generator: a linked match's hundreds of moves are never a list.)"""
+        r = self.records
+        i = size(r, 0) if r else 0
+        while i < len(r):
+            h = r[i]
+            if h <= LAST_ACTION:
+                yield -1, h
+            elif h < DEAL:
+                yield r[i + 1], r[i + 2]
+            i += size(r, i)
 
     # ---- writing ----------------------------------------------------------------------
 
-    def start_deal(self, header):
-        rec = framed(DEAL, header)
-        self.records = [rec]
+    def start_deal(self, header, kind=DEAL):
+        """A new deal (DEAL), or a linked match's header (LINKED; empty: it was left)."""
+        rec = framed(kind, header)
+        self.records = bytearray(rec if kind == DEAL or header else b"")
         self.over = False
+        return self.put(rec)
+
+    def append(self, rec):
+        """Log a record of the current match that only its module reads (sixtysix.linkmatch's
+        ASKED)."""
+        self.records.extend(rec)
         return self.put(rec)
 
     def action(self, seat, action, flags=0, settings=None):
@@ -281,7 +303,7 @@ class Store:
             rec = small(action)
         else:
             rec = small(FLAGGED | flags, seat, action)
-        self.records.append(rec)
+        self.records.extend(rec)
         if flags & OVER:
             self.over = True
         if flags & COUNTED:
@@ -314,10 +336,15 @@ class Store:
         out = bytearray(MAGIC + bytes((VERSION, 0, 0)))
         if self.settings is not None:
             out += framed(SETTINGS, self.settings)
-        for rec in self.records:
-            if rec[0] >= FLAGGED and rec[0] < DEAL and rec[0] & COUNTED:
-                rec = small(rec[0] & ~COUNTED, rec[1], rec[2])    # counted in the settings now
-            out += rec
+        r = self.records
+        i = 0
+        while i < len(r):
+            n = size(r, i)
+            if FLAGGED <= r[i] < DEAL and r[i] & COUNTED:       # counted in the settings now
+                out += small(r[i] & ~COUNTED, r[i + 1], r[i + 2])
+            else:
+                out += r[i:i + n]
+            i += n
         if self.slept >= 0:
             out += small(SLEPT, self.slept)
         out[3] = len(out) & 255

@@ -9,9 +9,6 @@ from shared_rules.actions import BID, PASS
 from sixtysix.game import pad
 from sixtysix import ui
 
-HEADS = {2: ("You", "CPU"), 3: ("You", "L", "R"), 4: ("Us", "Opp")}
-
-
 def columns(game):
     """Header, games and tricks, one column per score (player or partnership)."""
     m = game.match
@@ -21,8 +18,7 @@ def columns(game):
     tricks = ["-"] * sides                 # three-handed: the dealer takes no tricks
     for s in range(len(d.tricks)):
         tricks[game.deal_side(s)] = d.tricks[s]
-    head = HEADS[game.n if game.n < 4 else 4]
-    return ["     " + "".join(pad(h, w) for h in head),
+    return ["     " + "".join(pad(h, w) for h in game.heads),
             "Games" + "".join(pad(v, w) for v in m.score),
             "Trick" + "".join(pad(v, w) for v in tricks)]
 

@@ -1,0 +1,162 @@
+"""The way to playing people, not only the computer: the "Play a friend" menu (link
+cable or pass-and-play), pass-and-play's set-up (who is a person), the link play session
+(made the first time link play is chosen, kept while the app runs, so the link is polled
+on every screen) and starting a linked match. Link play's own screen is
+sixtysix.linkscreen.
+
+None of it is needed at the table (sixtysix.passplay, sixtysix.linktable): App.start
+drops this module, so that Hard's search fits beside pass-and-play.
+"""
+from sixtysix import ui
+from sixtysix.seats import COMPASS
+
+
+def open(app, name):
+    """App.open for the ways to play a friend: their screens ("friend", "pass", "link")
+    and their matches ("passgame" a new one, "linkgame" the one just agreed, "linked"
+    the one saved)."""
+    if name == "passgame":
+        if app.session is not None and app.session.in_match():
+            app.session.leave()     # this match replaces the linked one: the other device is told
+        app.start(app.new_match(), app.settings.get("level"), True, app.people)
+    elif name in ("linkgame", "linked"):
+        start_linked(app, name == "linkgame")
+    else:
+        app.clear()
+        app.name = name
+        if name == "link":
+            from sixtysix.linkscreen import LinkScreen as make
+        else:
+            make = Friend if name == "friend" else PassSetup
+        app.set_screen(make(app))
+
+
+def link_session(app):
+    """The app's link play session: made when link play is chosen or a linked match
+    continued (the port is built the first time, and kept), and kept until a match that
+    is not linked starts (sixtysix.linkmatch.drop). None when this device has no link port
+    (app.notice says why). The first time ever, the device draws its id, and a name by
+    it unless one was chosen in the settings."""
+    if app.session is None:
+        port = app.port
+        try:
+            if port is None and app.link_port is not None:
+                port = app.port = app.link_port()
+        except (ValueError, RuntimeError, OSError) as e:
+            app.notice = "Link port: " + str(e)
+        if port is None:
+            if not app.notice:
+                app.notice = "This device has no link cable port"
+            return None
+        from sixtysix import linkmatch
+        from sixtysix.link import Link
+        from sixtysix.store import CORRUPT
+        from sixtysix.app import NOTICES
+        from sixtysix.settings import CHOICES, DEFAULTS, NAME
+        if app.entropy is None:
+            app.entropy = random_bytes
+        st = app.settings
+        if not st.device_id:
+            st.device_id = linkmatch.random_id(app.entropy)
+            if st.index[NAME] == DEFAULTS[NAME]:
+                st.index[NAME] = st.device_id % len(CHOICES[NAME][2])
+            st.save(app.store)
+        link = Link(port, st.device_id, st.get("name"), app.entropy)
+        try:
+            app.session = linkmatch.restore(app.store, link, app.entropy)
+        except ValueError:
+            app.session = linkmatch.LinkedMatch(link, app.entropy)
+            app.store.records = bytearray()
+            app.notice = NOTICES[CORRUPT]
+        app.sync = linkmatch.sync
+    app.session.link.name = app.settings.get("name")
+    return app.session
+
+
+def random_bytes(n):
+    """n bytes from the random module, where the app was given no random source
+    (CircuitPython seeds it from the hardware at start)."""
+    import random
+    return bytes(random.getrandbits(8) for _ in range(n))
+
+
+def start_linked(app, fresh):
+    """The table of the linked match (the title when there is none to show)."""
+    from sixtysix.linkmatch import PLAYING
+    s = link_session(app)
+    if s is None or s.phase != PLAYING:
+        app.back_to_title()
+        return
+    level = app.settings.get("level")
+    # Hard's search does not fit beside the ~30 KB a linked match's table keeps resident
+    # (docs/LINK.md): the computer players of a linked match play Normal at most
+    app.start(s.match, "normal" if level == "hard" else level, fresh and not s.count(), session=s)
+
+
+# ---- the screens on the way ---------------------------------------------------------
+
+class Menu:
+    """A heading and a list of choices; OK opens the chosen one's screen, menu goes back."""
+
+    def __init__(self, app, title, items, names):
+        from sixtysix.screens import _screen        # (not kept: screens go when a match starts)
+        self.group = g = _screen(app, title)
+        lay = app.layout
+        self.names = names
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, app.width // 2, lay.menu[3])
+
+    def tick(self, role):
+        if role == "menu":
+            return "title"
+        i = self.menu.handle(role) if role is not None else None
+        return None if i is None else self.names[i]
+
+
+def Friend(app):
+    return Menu(app, "Play a friend", ["Link cable", "Pass and play", "Back"], ["link", "pass", "title"])
+
+
+class PassSetup:
+    """Pass-and-play: each player of the chosen rule set is a person or the computer (two
+    people at least); the names are the seats' compass points."""
+
+    def __init__(self, app):
+        from sixtysix.screens import _screen
+        self.app = app
+        self.group = g = _screen(app, "Pass and play")
+        lay = app.layout
+        n = app.settings.rules().players
+        self.names = COMPASS[n]
+        self.people = [True, True, False, False][:n] if n < 4 else [True, False, True, False]
+        items = [self.line(p) for p in range(n)] + ["Start", "Back"]
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
+                                  longest=[15] * len(items))
+        chars = (app.width - 12) // ui.CHAR_W
+        self.hint = ui.text("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
+        g.append(self.hint.view)
+        self.say("Rules: " + app.settings.get("rules") + " (Settings)")
+
+    def line(self, p):
+        return self.names[p] + ": " + ("person" if self.people[p] else "computer")
+
+    def say(self, text):
+        ui.set_text(self.hint, ui.fit(text, self.hint.chars))
+
+    def tick(self, role):
+        if role == "menu":
+            return "title"
+        i = self.menu.handle(role) if role is not None else None
+        n = len(self.names)
+        if i is None:
+            return None
+        if i < n:
+            self.people[i] = not self.people[i]
+            self.menu.relabel(i, self.line(i))
+            return None
+        if i > n:
+            return "title"
+        if self.people.count(True) < 2:
+            self.say("Two people at least")
+            return None
+        self.app.people = sum(1 << p for p in range(n) if self.people[p])
+        return "passgame"

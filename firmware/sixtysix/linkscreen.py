@@ -1,0 +1,124 @@
+"""The link play screen: who is connected, what is offered, and the set-up of a linked match.
+
+It shows the session's state (sixtysix.linkmatch) as it changes: "Connect the link
+cable", "Connected to Fox", a clash of versions, an offer (the rule set, target,
+counting and who plays which seat) with Accept and Decline, our own proposal while the
+other device decides. OK on "Offer ..." proposes this device's settings. Once both have
+agreed and the deal is shuffled, the table opens ("linkgame"). Loaded only for link play.
+"""
+import displayio
+from sixtysix import linkmatch as lm
+from sixtysix import ui
+from sixtysix.screens import _screen
+
+LINES = 2          # the state's message, wrapped
+DETAILS = 3        # the offer (or ours), or a one-off notice
+
+
+def describe(s, proposal):
+    """The lines that say what a proposal is: the game, target and counting, the seats."""
+    r = proposal.rules
+    game = r.name + (" " + str(r.players) if r.name == "american" and r.players != 4 else "")
+    mine = s.role if s.phase != lm.NONE else lm.ACCEPTER
+    who = []
+    for holder in proposal.seats:
+        who.append("you" if holder == mine else ("CPU" if holder == lm.COMPUTER else s.link.peer_name))
+    return ["Game: " + game, "To " + str(r.target) + ", " + proposal.counting + " counting",
+            "Seats: " + ", ".join(who)]
+
+
+class LinkScreen:
+    def __init__(self, app):
+        self.app = app
+        self.group = g = _screen(app, "Link play")
+        lay = app.layout
+        from sixtysix.friends import link_session
+        self.s = s = link_session(app)
+        if s is not None and s.phase == lm.PLAYING and s.match.over:
+            s.leave()               # a finished match: this screen starts the next
+        chars = (app.width - 12) // ui.CHAR_W
+        y = lay.body_y
+        self.texts = []
+        for i in range(LINES + DETAILS):
+            lab = ui.text("", 6, y + 2 * (i >= LINES) + i * ui.LINE_H, ui.WHITE if i < LINES else ui.SOFT, 1, chars)
+            g.append(lab.view)
+            self.texts.append(lab)
+        self.menu_y = y + 2 + (LINES + DETAILS) * ui.LINE_H
+        self.row = lay.menu[3]
+        self.menu = None
+        self.acts = None
+        self.shown = None
+        self.notice = app.notice        # why there is no link, or a damaged save
+        app.notice = ""
+        self.update()
+
+    def items(self):
+        """(labels, what each does) for the state now."""
+        s = self.s
+        if s is None:
+            return ["Back"], ["title"]
+        st = s.state()
+        if st == lm.STOPPED or s.phase in (lm.ACCEPTED, lm.REVEALED):
+            return ["Leave the match", "Back"], ["leave", "title"]
+        if s.phase == lm.PROPOSED:
+            return ["Withdraw the offer", "Back"], ["leave", "title"]
+        if st == lm.OFFER:
+            return ["Accept", "Decline", "Back"], ["accept", "leave", "title"]
+        if st == lm.IDLE:
+            return ["Offer: " + self.app.settings.get("rules"), "Back"], ["propose", "title"]
+        return ["Back"], ["title"]
+
+    def update(self):
+        """Show the state, its details and its choices when any of them changed."""
+        s = self.s
+        chars = self.texts[0].chars
+        if s is None:
+            lines, details = ui.wrap(self.notice, chars), []
+        else:
+            if s.notice:
+                self.notice = s.notice
+                s.notice = None
+            lines = ui.wrap(s.message(), chars)
+            proposal = s.offer[2] if s.state() == lm.OFFER else s.proposal
+            if proposal is not None:
+                details = describe(s, proposal)
+            else:
+                details = ui.wrap(self.notice, chars)[:DETAILS - 1] if self.notice else []
+                details.append("This device: " + s.link.name)
+        labels, acts = self.items()
+        shown = (lines, details, labels)
+        if shown == self.shown:
+            return
+        self.shown = shown
+        lines = lines[:LINES] + [""] * LINES
+        details = details[:DETAILS] + [""] * DETAILS
+        for i, lab in enumerate(self.texts):
+            ui.set_text(lab, lines[i] if i < LINES else details[i - LINES])
+        if labels != (self.menu.items if self.menu is not None else None):
+            if self.menu is not None:
+                self.group.remove(self.menu_group)
+            self.menu_group = displayio.Group()
+            self.menu = ui.ListWidget(self.menu_group, labels, 6, self.menu_y, self.app.width // 2 + 20, self.row)
+            self.group.append(self.menu_group)
+        self.acts = acts
+
+    def tick(self, role):
+        s = self.s
+        if s is not None and s.phase == lm.PLAYING and not s.match.over:
+            return "linkgame"
+        if role == "menu":
+            return "title"
+        i = self.menu.handle(role) if role is not None else None
+        if i is not None:
+            act = self.acts[i]
+            if act == "title":
+                return "title"
+            self.notice = ""
+            if act == "propose":
+                s.propose(self.app.settings.rules(), self.app.settings.get("counting"))
+            elif act == "accept":
+                s.accept()
+            else:
+                s.leave()
+        self.update()
+        return None

@@ -1,0 +1,123 @@
+"""The table of a linked match (a sixtysix.game.Game): this device's player against or
+beside the other device's, over the link cable (the session, sixtysix.linkmatch).
+
+The other device's moves (and, on the proposing device, the computer players') are
+played as they come; this device's player moves only when the session allows; what the
+link says (the other device gone, another version, a stopped match) shows on the table.
+Only the table: the link screen and the set-up (sixtysix.linkscreen, sixtysix.friends)
+are dropped when it opens.
+"""
+from shared_rules.actions import CLOSE
+from sixtysix import dialogs, ui
+from sixtysix import linkmatch as lm
+from sixtysix.game import Game, NAMES
+
+
+class Linked(Game):
+    """A linked match from this device's seat (`session`)."""
+
+    status = None           # the link's state last shown
+
+    def seat(self):
+        """"You" (this device's player, whose results count), the other device's player
+        by that device's name, computers by their place."""
+        n = self.n
+        sides = self.match.sides()
+        s = self.session
+        self.owner = self.viewer = v = s.local_player()
+        names = [NAMES[n][(p - v) % n] for p in range(n)]
+        for p in range(n):
+            if p != v and s.proposal.seats[p] != lm.COMPUTER:
+                names[p] = s.link.peer_name or "Other"
+        self.names = names
+        if sides < n:
+            self.heads = ("Us", "Opp") if v % 2 == 0 else ("Opp", "Us")
+        else:
+            self.heads = [w if w == "You" else w[:3] if sides == 2 else w[0] for w in names]
+        self.mover = s              # which checks the other device's moves and sends ours
+
+    def react(self, role):
+        """The link's news first, when no box is open."""
+        if self.overlay is None and self.link_status():
+            return None
+        return Game.react(self, role)
+
+    def move_on(self, role):
+        """The deal goes on: the other device's move, the computer's, or the player's key."""
+        s = self.session
+        got = s.incoming()
+        if got is not None:
+            self.act(got[1], got[0])
+        elif s.computer_turn():
+            self.computer()
+        elif s.my_turn():
+            return self.my_turn(role)
+        elif role in ("menu", "up"):        # the menu opens out of turn too
+            self.action_menu()
+        return None
+
+    def prompt(self):
+        d = self.match.deal
+        if not d.ended and d.to_act != self.me() and not self.table.msg.text and not self.bidding():
+            self.table.message(self.who(d.to_act) + " to play")
+        else:
+            Game.prompt(self)
+
+    def log_deal(self):
+        pass                        # a linked match's log runs on from deal to deal
+
+    def link_status(self):
+        """Say what the link says when it changes: the other device gone or catching up
+        (the message line; its player's moves wait, this one's are refused), another
+        version (a notice) or the match stopped (a box to leave it by). True when a box
+        opened."""
+        s = self.session
+        st = s.state()
+        if st == self.status:
+            return False
+        self.status = st
+        if st == lm.STOPPED:
+            w = dialogs.box_width(self.lay)
+            dialogs.open_box(self, "Match stopped", ui.wrap(s.message(), (w - 12) // ui.CHAR_W),
+                             ["Leave the match", "Main menu"], self.stopped)
+            return True
+        if st == lm.VERSION:
+            self.notice("Link", s.message())
+            return True
+        self.table.message("" if st in (lm.PLAYING_NOW, lm.OVER) else s.message())
+        self.prompt()
+        return False
+
+    def stopped(self, role):
+        """The stopped match's box: leave it, or go to the title (it stays saved)."""
+        i = self.overlay[1].handle(role)
+        if i is None:
+            return None
+        self.close_overlay()
+        if i == 0:
+            self.session.leave()
+        return "title"
+
+
+def menu(game, turn, labels, acts):
+    """The action menu's link play items: leaving the match, and out of turn in Russian
+    rules, a close asked of the other device (this player not on lead, before the lead)."""
+    d = game.match.deal
+    me = game.me()
+    if not turn and game.match.rules.closing == "either" and not d.ended and me != d.to_act \
+            and me < len(d.hands) and CLOSE in d.legal_actions(me) and not game.session.close_requested():
+        labels.insert(0, "Close the talon")
+        acts.insert(0, "ask")
+    labels.append("Leave the match")
+    acts.append("leave")
+
+
+def chosen(game, act):
+    """What a link play item of the action menu does; the next screen or None."""
+    s = game.session
+    if act == "leave":
+        s.leave()
+        return "title"
+    if s.request_close():
+        game.table.message("Closing: waiting for " + game.who(game.match.deal.to_act))
+    return None
