@@ -184,9 +184,11 @@ sixtysix.game.Game.decide = _watched
 
 # Not resident while a match is played: the layout is read once at power-on and dropped
 # (sixtysix.table.Layout), the menu screens are dropped when a match starts (App.start).
-NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.screens", "sixtysix.rulestext")
+NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.screens", "sixtysix.rulestext",
+                     "sixtysix.tablebuild")
 FIRMWARE = ["sixtysix.store", "sixtysix.bmp", "sixtysix.ui", "sixtysix.keys", "sixtysix.keynames", "sixtysix.settings",
-            "sixtysix.layouts", "sixtysix.table", "sixtysix.app", "sixtysix.screens", "sixtysix.savegame",
+            "sixtysix.layouts", "sixtysix.table", "sixtysix.tablebuild", "sixtysix.app", "sixtysix.screens",
+            "sixtysix.savegame",
             "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext", "sixtysix.battery"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",

@@ -77,13 +77,14 @@ class Frame:
     """One pass of the loop that drew (or could have drawn) a frame. Its kind: "build" (a
     new screen being made and shown, from the frame that starts it to the one that
     finishes it; `screen` names it), "save" (the save log filled the nvm's sector and
-    rewrote it: an erase, about once in 50-85 deals), else "frame" (an animation frame or
+    rewrote it: an erase, about once in 50-85 deals), "warm" (the title, waiting for a
+    key, compiled a module its choices need: App.warm_up), else "frame" (an animation frame or
     a key's answer, with the save log's record: a page program); a frame where the
     computer thought counts its other work only."""
 
-    def __init__(self, step, refreshes, erases, programs, moving, signature, built):
+    def __init__(self, step, refreshes, erases, programs, moving, signature, built, warmed=False):
         self.step = step
-        self.kind = "build" if built else "save" if erases else "frame"
+        self.kind = "build" if built else "save" if erases else "warm" if warmed else "frame"
         self.screen = built
         self.pixels = sum(r.pixels for r in refreshes)
         self.display_ms = sum(r.ms for r in refreshes)
@@ -186,6 +187,7 @@ class Recorder(Sim):
         app = self.app
         before = (len(self.meter.log), d.erases, d.page_programs, app.screen)
         showing = type(app.wipe).__name__ == "Show"     # a new screen still coming
+        warm = list(app.warm)
         super().step()
         refreshes = self.meter.log[before[0]:]
         if refreshes:
@@ -196,18 +198,19 @@ class Recorder(Sim):
                 built = type(app.screen).__name__
             self.frames.append(Frame(self.steps, refreshes, d.erases - before[1],
                                      d.page_programs - before[2], moving(app),
-                                     signature(app), built))
+                                     signature(app), built, warm[:1] != app.warm[:1]))
         self.steps += 1
 
 
 def play_script(sim, deals):
-    """Boot, New match, `deals` deals played by the first legal card (the action menu
+    """Boot, New match once the title has loaded what it loads while it waits, `deals` deals played by the first legal card (the action menu
     opened and closed at each deal's start), the next deal dealt, then the title again
     (Main menu), each of its other screens and back, and the match continued."""
     sim.boot()
     sim.step()                              # power-on: the title, drawn whole
     if sim.app.name == "keys":              # a new two-button board: how its buttons work
         sim.press("ok")
+    sim.settle()                            # the player reads the title: it loads meanwhile
     sim.press("ok")                         # New match
     driver = Driver(sim, first_legal)
     done = 0
@@ -396,7 +399,7 @@ def measure(profile, deals=2, seed=3, python=True, replays=5):
            "python": "board estimate from the VM (x%.1f)" % scale if python else "left out",
            "frames": {}, "thinking_worst_ms": round(max(f.thinking_ms for f in frames), 1),
            "actions": {}}
-    for kind in ("frame", "save", "build"):
+    for kind in ("frame", "save", "build", "warm"):
         some = [f for f in frames if f.kind == kind]
         if some:
             out["frames"][kind] = frame_figures(some)

@@ -205,6 +205,7 @@ class App:
         from sixtysix.screens import Title
         self.clear()
         self.name = "title"
+        self.warm.append("sixtysix.tablebuild")    # (forgotten once a table is built)
         self.set_screen(Title(self))
 
     def open(self, name):

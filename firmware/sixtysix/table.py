@@ -19,7 +19,6 @@ BACK = 32           # card images on a sheet: 0-31 faces, then the back
 IMAGES = 33
 SLOT_COLOR = 7      # the sheet's palette entry for an empty place's outline (tools/sprites.py)
 PAUSE = 14          # frames a finished trick stays on the table
-CARD_TILES = 500    # tiles of cards set in one frame (Table.card_steps): 7 cards of 70 tiles
 
 
 def _dimmed(color):
@@ -51,10 +50,6 @@ class Sheet:
         if self.cells is None:
             self.cells = bmp.load(self.map_path, False)[0]
         return self.cells
-
-    def tiles_per_card(self):
-        cells = self.map()
-        return cells.width * (cells.height // IMAGES)
 
     def tile(self, image, x=0, y=0):
         """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
@@ -131,9 +126,8 @@ class Move:
 
 
 class Table:
-    """The table's layers are built in steps, one a frame (the screen's, ui.Show), in
-    drawing order: add_places, add_backs, add_piles and add_texts, then card_steps(), a
-    few cards each (a card's TileGrid is dear to make: one tile of it set at a time)."""
+    """The table's state and animation. Its layers are made a step a frame while its
+    screen is built (sixtysix.tablebuild)."""
 
     def __init__(self, sheet, lay, pack_mask, players=2, seat_labels=False):
         self.sheet = sheet
@@ -149,96 +143,12 @@ class Table:
         self.cards = [None] * 32
         self.place = [None] * 32
         self.pack_mask = pack_mask
-        self.seat_words = seat_labels
+        self.seat_words = seat_labels       # (a team deal: its bids by the seats)
         self.queue = []
         self.looks = []         # (TileGrid, hide it?, park it off the screen?) to do
         self.moves = None       # the step in progress: moves running
         self.waiting = None     # ... and moves still to start
         self.hurrying = False
-
-    def add_places(self):
-        """Empty places are outlines, not sheet tiles: nothing but a line to redraw when a
-        card passes over them. The turn-up's, the talon and its words."""
-        lay, sheet, g = self.lay, self.sheet, self.group
-        slot = sheet.palette[SLOT_COLOR]
-        turn_up = ui.outline(lay.trump[0], lay.trump[1], lay.cw, lay.ch, slot)
-        turn_up.hidden = self.seat_words        # a team deal (bids by the seats): no turn-up
-        g.append(turn_up)
-        self.trump_back = sheet.tile(BACK, *lay.trump)      # the turn-up once closed
-        self.trump_back.hidden = True
-        g.append(self.trump_back)
-        for xy in lay.places[self.players]:
-            if xy is not None:
-                g.append(ui.outline(xy[0], xy[1], lay.cw, lay.ch, slot))
-        self.talon = sheet.tile(BACK, *lay.talon)
-        g.append(self.talon)
-        self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
-        g.append(self.talon_label.view)
-
-    def add_backs(self):
-        """The computer's hand as backs, where the layout shows it (two-handed)."""
-        lay, sheet, g = self.lay, self.sheet, self.group
-        if lay.cpu_hand and self.players == 2:
-            x, y, step = lay.cpu_hand
-            for i in range(6):
-                t = sheet.tile(BACK, x + i * step, y)
-                t.hidden = True
-                self.backs.append(t)
-                g.append(t)
-
-    def add_piles(self):
-        """Won tricks as face-down piles by place, where the layout shows them (two-handed)."""
-        lay, sheet, g = self.lay, self.sheet, self.group
-        if self.players == 2 and lay.piles:
-            for place in lay.piles:
-                x, y = lay.piles[place]
-                pile = (sheet.tile(BACK, x, y), sheet.tile(BACK, x + 3, y + 3))
-                for t in pile:
-                    t.hidden = True
-                    g.append(t)
-                self.piles[place] = pile
-
-    def add_texts(self):
-        """The last trick's words (two-handed), a short word in each seat's trick place (its
-        bid while bidding), the score panel and the message line."""
-        lay, g = self.lay, self.group
-        players = self.players
-        if players == 2 and lay.last:
-            self.last_label = ui.text("", lay.last[4], lay.last[5], ui.SOFT, 1, 15)
-            g.append(self.last_label.view)
-        if self.seat_words:
-            for p, xy in enumerate(lay.places[players]):
-                if xy is not None:
-                    lab = ui.text("", xy[0] + 1, xy[1] + 16, ui.GOLD, 1, 5)
-                    self.seat_labels[p] = lab
-                    g.append(lab.view)
-        px, py = lay.panel
-        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, lay.panel_chars)
-                      for i in range(5)]
-        for lab in self.panel:
-            g.append(lab.view)
-        self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
-        g.append(self.msg.view)
-
-    def card_steps(self):
-        """The steps that make the pack's cards, a few each (as even as they go)."""
-        pack = [c for c in range(32) if self.pack_mask >> c & 1]
-        steps = -(-len(pack) * self.sheet.tiles_per_card() // CARD_TILES)
-        n = -(-len(pack) // steps)
-        return [self.adder(pack[i:i + n], i + n >= len(pack)) for i in range(0, len(pack), n)]
-
-    def adder(self, some, last):
-        """A step that makes cards `some`, hidden, off the screen (the `last`: then lets
-        the sheet's map go)."""
-        def add():
-            for c in some:
-                t = self.sheet.tile(c, OFF, OFF)
-                t.hidden = True
-                self.cards[c] = t
-                self.group.append(t)
-            if last:
-                self.sheet.done()
-        return add
 
     # ---- immediate changes -------------------------------------------------------
 

@@ -238,7 +238,8 @@ class Show:
     frame comes back empty, then its own parts a few a frame). `steps` build the rest of
     the screen, one a frame after those parts: each is the Python of a frame of its own,
     and what it appends to the group comes back a few a frame as well, before the next
-    step (so a screen too dear to build in one frame appears in reading order)."""
+    step (so a screen too dear to build in one frame appears in reading order); a step
+    may return more steps, which come next."""
 
     def __init__(self, group, steps=None):
         self.group = group
@@ -266,9 +267,10 @@ class Show:
                 if spent:
                     break
                 n = len(self.group)
-                todo.pop(0)()
-                todo[0:0] = self.take(self.group, n)
-                break
+                more = todo.pop(0)()
+                todo[0:0] = self.take(self.group, n) + (more or [])
+                spent = FRAME_US        # the step was the frame's work: only what draws
+                continue                # nothing (hidden layers) comes with it
             size = drawn(todo[0][1])
             if spent and spent + size > FRAME_US:
                 break
