@@ -184,9 +184,11 @@ sixtysix.game.Game.decide = _watched
 
 # Not resident while a match is played: the layout is read once at power-on and dropped
 # (sixtysix.table.Layout), the menu screens are dropped when a match starts (App.start).
-NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.screens", "sixtysix.rulestext")
+NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.screens", "sixtysix.rulestext",
+                     "sixtysix.tablebuild")
 FIRMWARE = ["sixtysix.store", "sixtysix.bmp", "sixtysix.ui", "sixtysix.keys", "sixtysix.keynames", "sixtysix.settings",
-            "sixtysix.layouts", "sixtysix.table", "sixtysix.app", "sixtysix.screens", "sixtysix.savegame",
+            "sixtysix.layouts", "sixtysix.table", "sixtysix.tablebuild", "sixtysix.app", "sixtysix.screens",
+            "sixtysix.savegame",
             "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext", "sixtysix.battery"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
@@ -252,9 +254,9 @@ def test_import_cost_of_every_module(packages):
     print("  resident while Hard plays (not %s): firmware %d, everything %d; all modules: %d; "
           "a board with a speaker adds %d" % (", ".join(NOT_WHILE_PLAYING), own, playing, prev - base, speaker))
     # 50 KB before link play and pass-and-play added their entry points to app, game,
-    # dialogs and settings (52.5 KB measured with them): the free heap a Hard decision keeps
-    # is test_family_memory's to hold
-    assert own < 53 * 1024
+    # dialogs and settings (52.5 KB measured with them), and screens built a step a frame
+    # (+1.4 KB): the free heap a Hard decision keeps is test_family_memory's to hold
+    assert own < 54 * 1024
     assert playing < 100 * 1024
     assert speaker < 2 * 1024
 

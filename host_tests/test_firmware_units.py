@@ -285,6 +285,8 @@ def test_the_settings_screen_fits_every_screen(profile):
     sim = Sim(profile)
     sim.boot()
     screen = SettingsScreen(sim.app)
+    for step in screen.steps:           # what the app builds a step a frame
+        step()
     w, h = sim.width, sim.height
 
     def rect(view):                     # a text's rectangle (a TileGrid, or a scaled group of one)
@@ -295,7 +297,9 @@ def test_the_settings_screen_fits_every_screen(profile):
     sound = sim.profile.SOUND_PIN is not None           # the Sound line only with a speaker
     assert len(lines) >= len(CHOICES) - (not sound)
     assert any(s.startswith("Sound") for s in screen.menu.items) == sound
-    head = rect(screen.group[0])
+    pieces = screen.group[0]                            # the heading, a few letters a piece
+    first, last = rect(pieces[0]), rect(pieces[len(pieces) - 1])
+    head = (first[0], first[1], last[0] + last[2] - first[0], first[3])
     hint = rect(screen.group[len(screen.group) - 1])    # appended last
     for r in lines + [hint]:
         assert 0 <= r[0] and r[0] + r[2] <= w and 0 <= r[1] and r[1] + r[3] <= h, r

@@ -37,7 +37,10 @@ def test_no_frame_redraws_much_of_the_screen(session):
 
 
 def test_every_frame_draws_within_its_budget(session):
+    """Every frame: animation, answers to keys, and each of the frames that build a screen
+    (the table, the title, settings, statistics, rules: the script visits them all)."""
     frames = session.frames[1:]
+    assert {"Game", "Title", "SettingsScreen", "TextScreen"} <= {f.screen for f in frames}
     worst = max(frames, key=lambda f: f.display_ms)
     assert worst.display_ms <= DISPLAY_PER_FRAME, "step %d: %.1f ms" % (worst.step, worst.display_ms)
 
@@ -63,12 +66,18 @@ def test_the_vm_replays_the_simulators_frames():
         mpvm.check_installed()
     except mpvm.MPVMUnavailable as e:
         pytest.skip(str(e))
-    r = screenbench.measure("pico_display_pack", deals=1, replays=1)
+    r = screenbench.measure("pico_display_pack", deals=1, replays=3)   # the shortest of three
     f = r["frames"]
     assert f["frame"]["n"] > 100 and f["frame"]["mean_ms"] > 0
     assert f["build"]["worst_parts"]["python"] > 0
     assert r["thinking_worst_ms"] > 0                    # the computer thought, left out
-    # (how fast is the benchmark's to print, not a test's: times from Node wobble)
+    # (how fast is the benchmark's to print, not a test's: times from Node wobble, by up
+    # to a third in a frame on a busy machine. But a screen built in one frame takes
+    # several frames' time: 100-180 ms here before its building was spread over frames,
+    # 35-45 ms a frame since; the wobble is allowed for)
+    for name in ("Game", "Title", "SettingsScreen", "TextScreen"):
+        b = r["builds"][name]
+        assert b["n"] >= 3 and b["worst_ms"] <= 1.5 * screenbench.GOALS["frame"], (name, b)
 
 
 # ---- the model -------------------------------------------------------------------------

@@ -162,8 +162,8 @@ def test_three_handed_dealer_sits_out_and_watches():
     bottom), the human's score column shows no tricks, and the result follows."""
     for seed in range(1, 40):
         sim = start("three-handed", seed=seed, settle=False)
-        while not hasattr(sim.app.screen, "match"):     # the title gives way to the table
-            sim.step()
+        while not hasattr(sim.app.screen, "match") or sim.app.wipe is not None:
+            sim.step()                                  # the title gives way to the table
         g = sim.app.screen
         if g.watching():
             break

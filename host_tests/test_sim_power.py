@@ -71,7 +71,8 @@ def test_moving_cards_count_as_activity():
     app = sim.app
     app.active = -1000.0                        # long ago
     app.open("new")
-    sim.step()
+    while app.wipe is not None:                 # the table built
+        sim.step()
     sim.step()
     assert app.screen.busy()                    # dealing the cards
     while app.screen.busy():

@@ -75,14 +75,17 @@ def readinto(bitmap, file, bits_per_pixel, element_size=1, reverse_pixels_in_ele
 
 class Frame:
     """One pass of the loop that drew (or could have drawn) a frame. Its kind: "build" (a
-    new screen was made), "save" (the save log filled the nvm's sector and rewrote it:
-    an erase, about once in 50-85 deals), else "frame" (an animation frame or a key's
-    answer, with the save log's record: a page program); a frame where the computer
-    thought counts its other work only."""
+    new screen being made and shown, from the frame that starts it to the one that
+    finishes it; `screen` names it), "save" (the save log filled the nvm's sector and
+    rewrote it: an erase, about once in 50-85 deals), "warm" (the title, waiting for a
+    key, compiled a module its choices need: App.warm_up), else "frame" (an animation frame or
+    a key's answer, with the save log's record: a page program); a frame where the
+    computer thought counts its other work only."""
 
-    def __init__(self, step, refreshes, erases, programs, moving, signature, built):
+    def __init__(self, step, refreshes, erases, programs, moving, signature, built, warmed=False):
         self.step = step
-        self.kind = "build" if built else "save" if erases else "frame"
+        self.kind = "build" if built else "save" if erases else "warm" if warmed else "frame"
+        self.screen = built
         self.pixels = sum(r.pixels for r in refreshes)
         self.display_ms = sum(r.ms for r in refreshes)
         self.flash_ms = devicecost.flash_ms(erases, programs)
@@ -164,8 +167,13 @@ class Recorder(Sim):
         g = self.app.screen
         if self.app.name == "keys":
             return "buttons page"
+        if self.app.name == "title" and g is not None:
+            if role != "ok":
+                return "title move"
+            name = g.names[g.menu.index]
+            return "new match" if name == "new" else "open " + name
         if not hasattr(g, "match"):
-            return "new match" if role == "ok" else "title move"
+            return "screen key"
         if g.overlay is not None:
             if role == "ok":
                 return "next deal" if g.match.deal.ended else "menu pick"
@@ -176,23 +184,33 @@ class Recorder(Sim):
 
     def step(self):
         d = self.nvm
-        before = (len(self.meter.log), d.erases, d.page_programs, self.app.screen)
+        app = self.app
+        before = (len(self.meter.log), d.erases, d.page_programs, app.screen)
+        showing = type(app.wipe).__name__ == "Show"     # a new screen still coming
+        warm = list(app.warm)
         super().step()
         refreshes = self.meter.log[before[0]:]
         if refreshes:
+            built = None
+            if app.screen is None:
+                built = "(old one dropped)"
+            elif app.screen is not before[3] or showing:
+                built = type(app.screen).__name__
             self.frames.append(Frame(self.steps, refreshes, d.erases - before[1],
-                                     d.page_programs - before[2], moving(self.app),
-                                     signature(self.app), self.app.screen is not before[3]))
+                                     d.page_programs - before[2], moving(app),
+                                     signature(app), built, warm[:1] != app.warm[:1]))
         self.steps += 1
 
 
 def play_script(sim, deals):
-    """Boot, New match, `deals` deals played by the first legal card (the action menu
-    opened and closed at each deal's start), then the title again."""
+    """Boot, New match once the title has loaded what it loads while it waits, `deals` deals played by the first legal card (the action menu
+    opened and closed at each deal's start), the next deal dealt, then the title again
+    (Main menu), each of its other screens and back, and the match continued."""
     sim.boot()
     sim.step()                              # power-on: the title, drawn whole
     if sim.app.name == "keys":              # a new two-button board: how its buttons work
         sim.press("ok")
+    sim.settle()                            # the player reads the title: it loads meanwhile
     sim.press("ok")                         # New match
     driver = Driver(sim, first_legal)
     done = 0
@@ -212,6 +230,19 @@ def play_script(sim, deals):
             if done >= deals:
                 break
         driver.act()
+    sim.press("ok")                         # the next deal
+    while not sim.app.screen.playing():
+        driver.act()
+    driver.menu_pick("Main menu")
+    for name in ("settings", "stats", "rules", "continue"):
+        title = sim.app.screen
+        for _ in title.names:
+            if title.names[title.menu.index] == name:
+                break
+            sim.press("right")
+        sim.press("ok")
+        if name != "continue":
+            sim.press("menu")                   # back to the title
 
 
 def vm_python(sim, replays=5):
@@ -252,6 +283,9 @@ class Board:                    # what the app reads of the profile
     BAUDRATE = %r
     HOLDS = %r
     LABELS = %r
+    NAME = %r
+    LINK_TX = %r
+    LINK_RX = %r
 class Speaker:
     def tone(self, hz):
         pass
@@ -274,7 +308,7 @@ def frame(i):
     ms = now() - t
     OUT.append((i, ms - THINK[0], THINK[0], SIG(app)))
 """ % (sim.width, sim.height, repr(keys), sim.profile.BAUDRATE, sim.profile.HOLDS, sim.profile.LABELS,
-       sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", FRAME)
+       sim.profile.NAME, sim.profile.LINK_TX, sim.profile.LINK_RX, sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", FRAME)
         setup += "\n" + _source(signature).replace("def signature", "def SIG")
         # Pauses that are not the firmware's only ever add time: Node's (its JIT, its
         # garbage collector) fall where the calls into the VM fall, the VM's own (its heap
@@ -365,16 +399,17 @@ def measure(profile, deals=2, seed=3, python=True, replays=5):
            "python": "board estimate from the VM (x%.1f)" % scale if python else "left out",
            "frames": {}, "thinking_worst_ms": round(max(f.thinking_ms for f in frames), 1),
            "actions": {}}
-    for kind in ("frame", "save", "build"):
+    for kind in ("frame", "save", "build", "warm"):
         some = [f for f in frames if f.kind == kind]
-        if not some:
-            continue
-        worst = max(some, key=lambda f: f.ms)
-        out["frames"][kind] = {
-            "n": len(some), "worst_ms": round(worst.ms, 1), "mean_ms": round(sum(f.ms for f in some) / len(some), 1),
-            "worst_parts": {"display": round(worst.display_ms, 1), "python": round(worst.python_ms, 1),
-                            "flash": round(worst.flash_ms, 1), "pixels": worst.pixels},
-            "display_worst_ms": round(max(f.display_ms for f in some), 1)}
+        if some:
+            out["frames"][kind] = frame_figures(some)
+    out["worst_frame_ms"] = max(f["worst_ms"] for f in out["frames"].values())
+    out["builds"] = {}                          # per screen: its building frames
+    for f in frames:
+        if f.screen is not None:
+            out["builds"].setdefault(f.screen, []).append(f)
+    for name, some in out["builds"].items():
+        out["builds"][name] = frame_figures(some)
     for kind, k in sorted(kinds.items()):
         out["actions"][kind] = {
             "n": k["n"],
@@ -383,6 +418,16 @@ def measure(profile, deals=2, seed=3, python=True, replays=5):
             "settled_mean": round(sum(k["settled"]) / k["n"], 1),
             "pixels_worst": max(k["pixels"]), "pixels_mean": sum(k["pixels"]) // k["n"]}
     return out
+
+
+def frame_figures(some):
+    """n, worst and mean ms of some frames, and what the worst one spent its time on."""
+    worst = max(some, key=lambda f: f.ms)
+    return {"n": len(some), "worst_ms": round(worst.ms, 1),
+            "mean_ms": round(sum(f.ms for f in some) / len(some), 1),
+            "worst_parts": {"display": round(worst.display_ms, 1), "python": round(worst.python_ms, 1),
+                            "flash": round(worst.flash_ms, 1), "pixels": worst.pixels},
+            "display_worst_ms": round(max(f.display_ms for f in some), 1)}
 
 
 def verdicts(r):
@@ -395,7 +440,7 @@ def verdicts(r):
     deals = [a[k]["settled_worst"] for k in ("new match", "next deal") if k in a]
     if deals:
         out.append(("a deal dealt <= %d ms" % GOALS["deal settled"], max(deals)))
-    out.append(("animation and key frames <= %d ms" % GOALS["frame"], r["frames"]["frame"]["worst_ms"]))
+    out.append(("any frame (building ones too) <= %d ms" % GOALS["frame"], r["worst_frame_ms"]))
     return [(goal, ms, ms <= float(goal.split("<= ")[1].split()[0])) for goal, ms in out]
 
 
@@ -417,6 +462,10 @@ def report(rows):
                          "mean %.1f; display alone worst %.1f" % (
                              kind, f["n"], f["worst_ms"], p["display"], p["python"], p["flash"],
                              p["pixels"], f["mean_ms"], f["display_worst_ms"]))
+        for name, f in r["builds"].items():
+            p = f["worst_parts"]
+            lines.append("  building %-14s %3d frames: worst %6.1f ms (display %.1f, python %.1f), mean %.1f" % (
+                name, f["n"], f["worst_ms"], p["display"], p["python"], f["mean_ms"]))
         lines.append("  the computer's thinking, not counted above: worst %.0f ms" % r["thinking_worst_ms"])
         for goal, ms, met in verdicts(r):
             lines.append("  %-40s %7.1f  %s" % (goal, ms, "met" if met else "NOT MET"))

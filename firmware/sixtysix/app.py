@@ -54,6 +54,8 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
 # What the title's choices need, imported one a frame once the title is on the screen
 # (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
+# What App.open starts a match for (the rest are menu screens: sixtysix.screens).
+MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -182,12 +184,13 @@ class App:
             self.battery.gauge = None
         gc.collect()
 
-    def set_screen(self, screen, wipe=True):
+    def set_screen(self, screen):
+        """Show a new screen a few layers a frame, and build what it builds in steps
+        (its `steps`, if any), one a frame: keys wait meanwhile."""
         self.screen = screen
-        if wipe:
-            self.wipe = ui.Show(screen.group)
-            if not self.wipe.step():
-                self.wipe = None
+        self.wipe = ui.Show(screen.group, getattr(screen, "steps", None))
+        if not self.wipe.step():
+            self.wipe = None
         self.root.append(screen.group)
 
     def go(self, name):
@@ -202,6 +205,7 @@ class App:
         from sixtysix.screens import Title
         self.clear()
         self.name = "title"
+        self.warm.append("sixtysix.tablebuild")    # (forgotten once a table is built)
         self.set_screen(Title(self))
 
     def open(self, name):
@@ -444,8 +448,13 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            self.going = None
-            self.open(name)
+            if name in MATCHES or hasattr(sixtysix, "screens"):
+                self.going = None
+                self.open(name)
+            elif self.screen is not None:   # a match's heap first (its own frame), then
+                self.clear()                # the menu screens' module (forgotten while
+            else:                           # a match plays), then the screen
+                __import__("sixtysix.screens")
         else:
             nxt = self.screen.tick(role)
             if nxt is not None:

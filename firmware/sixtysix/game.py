@@ -15,6 +15,7 @@ other device's moves come by cable). The VIEWER's seat is at the bottom and only
 viewer's hand is shown; the others sit by `place`, around from there.
 """
 import gc
+import sixtysix
 from shared_rules import cards
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
 from shared_rules.errors import IllegalMove
@@ -93,10 +94,9 @@ class Game:
         self.team = match.rules.game in TEAM_GAMES
         self.n = match.players()
         self.seat()
-        self.table = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
-                           self.n, self.team)
-        ui.set_hidden(self.table.trump_slot, self.team)   # the turn-up's place: two-handed deals only
-        self.group = self.table.group
+        self.table = t = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
+                               self.n, self.team)
+        self.group = t.group
         self.lay = self.table.lay
         self.cursor = 0
         self.bid_choice = 0
@@ -107,9 +107,21 @@ class Game:
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
-        app.add_gauge(self.group, self.lay.battery)
-        self.refresh_texts()       # before the screen shows: drawn with it, within its frames
-        self.show(deal_in=fresh_deal)
+        self.fresh_deal = fresh_deal
+        self.steps = [self.build]   # the screen is built a step a frame (ui.Show)
+
+    def build(self):
+        """The steps that make the table (sixtysix.tablebuild, which the title loads
+        while it waits), then `begin`."""
+        from sixtysix import tablebuild
+        return tablebuild.steps(self.table, self.refresh_texts, self.begin)
+
+    def begin(self):
+        """The screen's last step: the building code leaves the heap; the battery, the
+        deal (dealt or laid out)."""
+        sixtysix.forget("tablebuild")
+        self.app.add_gauge(self.group, self.lay.battery)
+        self.show(self.fresh_deal, False)     # (the texts were filled as they were made)
 
     # ---- seats ---------------------------------------------------------------------
 
@@ -313,12 +325,13 @@ class Game:
             last = self.last_trick()
             self.table.set_piles(counts, "Last trick: " + self.who(last[2]) if last else "")
 
-    def show(self, deal_in=False):
+    def show(self, deal_in=False, texts=True):
         """Lay out the current state (animated deal for a fresh deal: its new texts come
-        in a frame of their own, after the frame that dealt)."""
-        if deal_in:
+        in a frame of their own, after the frame that dealt; `texts` False: they are
+        up to date already)."""
+        if deal_in and texts:
             self.table.call(self.refresh_texts)
-        else:
+        elif texts:
             self.refresh_texts()
         if deal_in:
             for step in self.dealing():

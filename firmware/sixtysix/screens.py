@@ -15,20 +15,30 @@ def _screen(app, title):
     """A screen's group (over the app's felt) with its heading."""
     g = displayio.Group()
     x, y, scale = app.layout.heading
-    g.append(ui.text(title, x, y, ui.GOLD, scale).view)
+    g.append(ui.heading(title, x, y, scale))
     return g
 
 
 class Title:
+    """The heading, then (a step a frame, ui.Show) the fan of cards and the menu."""
+
     def __init__(self, app):
         self.app = app
-        self.group = g = _screen(app, "Sixty-Six")
-        lay = app.layout
-        # a small fan of cards: the ace and ten of trumps, the marriage
-        x0, y0, dx, dy = lay.fan
+        self.group = _screen(app, "Sixty-Six")
+        self.steps = [self.add_fan, self.add_menu]
+
+    def add_fan(self):
+        """A small fan of cards: the ace and ten of trumps, the marriage."""
+        app = self.app
+        x0, y0, dx, dy = app.layout.fan
         for i, c in enumerate((18, 17, 16, 19)):
-            g.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
+            self.group.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
         app.sheet.done()
+
+    def add_menu(self):
+        app = self.app
+        g = self.group
+        lay = app.layout
         # what the log says; the engine is loaded (and the match checked) after this
         self.can_continue = app.store.in_progress()
         notice = app.notice
@@ -59,10 +69,18 @@ class Title:
 
 
 class SettingsScreen:
+    """The heading, then (the next frame, ui.Show) the list of settings."""
+
     def __init__(self, app):
         self.app = app
-        self.group = g = _screen(app, "Settings")
-        s = app.settings
+        self.group = _screen(app, "Settings")
+        self.s = app.settings
+        self.dirty = False
+        self.steps = [self.add_menu]
+
+    def add_menu(self):
+        app = self.app
+        g = self.group
         lay = app.layout
         # the settings this board has (Sound only where there is a speaker), by CHOICES index
         self.shown = [i for i in range(len(CHOICES)) if i != SOUND or app.sound is not None]
@@ -77,8 +95,6 @@ class SettingsScreen:
                                   longest=longest)
         k = app.key
         g.append(ui.text(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
-        self.dirty = False
-        self.s = s
 
     def line(self, i):
         key, title, values = CHOICES[i]
@@ -114,15 +130,34 @@ class SettingsScreen:
 
 
 class TextScreen:
-    """Pages of text; left/right turn pages, ok the next page, menu leaves."""
+    """Pages of text; left/right turn pages, ok the next page, menu leaves. The heading,
+    then (a step a frame, ui.Show) the pages made (`pages`: a function that makes them),
+    laid out in lines, and the lines shown."""
 
     def __init__(self, app, title, pages):
         self.app = app
-        self.pages = pages
         self.page = 0
-        self.group = g = _screen(app, title)
+        self.group = _screen(app, title)
         top = app.layout.body_y + 1
         self.rows = (app.height - top - 14) // ui.LINE_H
+        self.pages = pages
+        self.steps = [self.make, self.lay_out, self.add_lines]
+
+    def make(self):
+        self.pages = self.pages()
+
+    def lay_out(self):
+        chars = (self.app.width - 12) // ui.CHAR_W
+        self.flat = []
+        for p in self.pages:                      # long pages spill onto the next screen
+            page = ui.wrap(p, chars)
+            for i in range(0, len(page), self.rows):
+                self.flat.append(page[i:i + self.rows])
+
+    def add_lines(self):
+        app = self.app
+        g = self.group
+        top = app.layout.body_y + 1
         self.labels = []
         for i in range(self.rows):
             lab = ui.text("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
@@ -130,13 +165,6 @@ class TextScreen:
             self.labels.append(lab)
         self.footer = ui.text("", 6, app.height - 13, ui.SOFT, 1, 38)
         g.append(self.footer.view)
-        self.lines = []
-        for p in pages:
-            self.lines.append(ui.wrap(p, (app.width - 12) // ui.CHAR_W))
-        self.flat = []
-        for page in self.lines:                   # long pages spill onto the next screen
-            for i in range(0, len(page), self.rows):
-                self.flat.append(page[i:i + self.rows])
         self.draw()
 
     def draw(self):
@@ -170,15 +198,19 @@ def Stats(app):
             "\nDeals played: " + str(v["deals"]) + "\nDeals won: " + str(v["deals_won"]))
     if v["deals"]:
         text += "\nShare of deals won: " + str(100 * v["deals_won"] // v["deals"]) + "%"
-    return TextScreen(app, "Statistics", [text])
+    return TextScreen(app, "Statistics", lambda: [text])
 
 
 def RulesScreen(app):
-    from sixtysix import rulestext
-    return TextScreen(app, "Rules", rulestext.pages(app.settings.get("rules"), app.key, app.board))
+    def pages():
+        from sixtysix import rulestext
+        return rulestext.pages(app.settings.get("rules"), app.key, app.board)
+    return TextScreen(app, "Rules", pages)
 
 
 def KeysScreen(app):
     """The buttons page on its own: what a board with few buttons shows the first time."""
-    from sixtysix import rulestext
-    return TextScreen(app, "Buttons", [rulestext.buttons(app.key)])
+    def pages():
+        from sixtysix import rulestext
+        return [rulestext.buttons(app.key)]
+    return TextScreen(app, "Buttons", pages)

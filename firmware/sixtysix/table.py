@@ -46,11 +46,14 @@ class Sheet:
             self.dim[i] = _dimmed(self.palette[i])
         self.dim.make_transparent(0)
 
-    def tile(self, image, x=0, y=0):
-        """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
+    def map(self):
         if self.cells is None:
             self.cells = bmp.load(self.map_path, False)[0]
-        cells = self.cells
+        return self.cells
+
+    def tile(self, image, x=0, y=0):
+        """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
+        cells = self.map()
         cols = cells.width
         rows = cells.height // IMAGES
         t = displayio.TileGrid(self.bitmap, pixel_shader=self.palette, width=cols,
@@ -123,73 +126,24 @@ class Move:
 
 
 class Table:
+    """The table's state and animation. Its layers are made a step a frame while its
+    screen is built (sixtysix.tablebuild)."""
+
     def __init__(self, sheet, lay, pack_mask, players=2, seat_labels=False):
         self.sheet = sheet
         self.lay = lay
-        self.group = g = displayio.Group()     # over the app's felt
-        # empty places are outlines, not sheet tiles: nothing but a line to redraw when a
-        # card passes over them
-        slot = sheet.palette[SLOT_COLOR]
-        self.trump_slot = ui.outline(lay.trump[0], lay.trump[1], lay.cw, lay.ch, slot)
-        g.append(self.trump_slot)
-        self.trump_back = sheet.tile(BACK, *lay.trump)      # the turn-up once closed
-        self.trump_back.hidden = True
-        g.append(self.trump_back)
-        for xy in lay.places[players]:
-            if xy is not None:
-                g.append(ui.outline(xy[0], xy[1], lay.cw, lay.ch, slot))
-        self.talon = sheet.tile(BACK, *lay.talon)
-        g.append(self.talon)
-        self.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
-        g.append(self.talon_label.view)
+        self.players = players
+        self.group = displayio.Group()     # over the app's felt
         self.backs = []
-        if lay.cpu_hand and players == 2:
-            x, y, step = lay.cpu_hand
-            for i in range(6):
-                t = sheet.tile(BACK, x + i * step, y)
-                t.hidden = True
-                self.backs.append(t)
-                g.append(t)
-        # won tricks as face-down piles by place, and the last trick face up (two-handed)
         self.piles = [None] * 4
         self.last_label = None
-        if players == 2 and lay.piles:
-            for place in lay.piles:
-                x, y = lay.piles[place]
-                pile = (sheet.tile(BACK, x, y), sheet.tile(BACK, x + 3, y + 3))
-                for t in pile:
-                    t.hidden = True
-                    g.append(t)
-                self.piles[place] = pile
-        if players == 2 and lay.last:
-            self.last_label = ui.text("", lay.last[4], lay.last[5], ui.SOFT, 1, 15)
-            g.append(self.last_label.view)
-        # a short word in each seat's trick place (its bid while bidding)
         self.seat_labels = [None] * 4
-        if seat_labels:
-            for p, xy in enumerate(lay.places[players]):
-                if xy is not None:
-                    lab = ui.text("", xy[0] + 1, xy[1] + 16, ui.GOLD, 1, 5)
-                    self.seat_labels[p] = lab
-                    g.append(lab.view)
-        px, py = lay.panel
-        self.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, lay.panel_chars)
-                      for i in range(5)]
-        for lab in self.panel:
-            g.append(lab.view)
-        self.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
-        g.append(self.msg.view)
         # cards[c] is card c's TileGrid (None if c is not in this pack), place[c] its spot
         # on the table or None while hidden
         self.cards = [None] * 32
         self.place = [None] * 32
-        for c in range(32):
-            if pack_mask >> c & 1:
-                t = sheet.tile(c, OFF, OFF)
-                t.hidden = True
-                self.cards[c] = t
-                g.append(t)
-        sheet.done()
+        self.pack_mask = pack_mask
+        self.seat_words = seat_labels       # (a team deal: its bids by the seats)
         self.queue = []
         self.looks = []         # (TileGrid, hide it?, park it off the screen?) to do
         self.moves = None       # the step in progress: moves running
@@ -204,15 +158,16 @@ class Table:
             g.remove(t)
             g.append(t)
 
-    def set_card(self, c, xy, dim=False):
-        """Put card c at xy (or hide it with None) at once."""
+    def set_card(self, c, xy, dim=False, show=True):
+        """Put card c at xy (or hide it with None) at once (`show` False: there, still
+        hidden)."""
         t = self.cards[c]
         self.place[c] = xy
         self.look(t, t.hidden)                    # (drops a look still to come)
         if xy is None:
             t.hidden = True
             xy = (OFF, OFF)                       # so showing it later redraws nothing here
-        else:
+        elif show:
             ui.set_hidden(t, False)
         shader = self.sheet.dim if dim else self.sheet.palette
         if t.pixel_shader is not shader:
@@ -313,7 +268,9 @@ class Table:
                 end = to_xy
                 shader = self.sheet.dim if dim else self.sheet.palette
                 if not frames or end == start and here is not None and t.pixel_shader is shader:
-                    self.set_card(c, end, dim)     # at once (or nothing changes)
+                    self.set_card(c, end, dim, here is not None)    # at once (or nothing changes)
+                    if here is None:
+                        self.look(t, False)     # a card laid out appears within the budget
                     continue
             dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
             flight = dx + dy >= ch

@@ -33,6 +33,7 @@ SHAPE_US = 3
 
 CHAR_W = 6
 LINE_H = 12
+HEADING_CHARS = 3     # characters in a piece of a heading (ui.heading)
 SUITS = "\x7f\x80\x81\x82"    # clubs, spades, hearts, diamonds on the font sheet
 _font = []
 
@@ -71,7 +72,17 @@ def backdrop(width, height, title):
     sixtysix.forget("layouts")
     g = displayio.Group()
     g.append(rect(0, 0, width, height, FELT))
-    g.append(text(title, x, y, GOLD, scale).view)
+    g.append(heading(title, x, y, scale))
+    return g
+
+
+def heading(s, x, y, scale):
+    """A screen's title, big: a group of pieces of a few characters, so a screen coming
+    a few layers a frame (Show) draws it over more than one frame where it is large."""
+    g = displayio.Group()
+    n = HEADING_CHARS
+    for i in range(0, len(s), n):
+        g.append(text(s[i:i + n], x + i * CHAR_W * scale, y, GOLD, scale).view)
     return g
 
 
@@ -224,24 +235,42 @@ def drawn(part, scale=1):
 
 class Show:
     """Give a group (not yet drawn) its parts back a few a frame (a part too big for one
-    frame comes back empty, then its own parts a few a frame)."""
+    frame comes back empty, then its own parts a few a frame). `steps` build the rest of
+    the screen, one a frame after those parts: each is the Python of a frame of its own,
+    and what it appends to the group comes back a few a frame as well, before the next
+    step (so a screen too dear to build in one frame appears in reading order); a step
+    may return more steps, which come next."""
 
-    def __init__(self, group):
-        self.todo = []          # (group, part to append to it), in drawing order
-        self.take(group)
+    def __init__(self, group, steps=None):
+        self.group = group
+        self.todo = self.take(group)        # (group, part) in drawing order, then steps
+        if steps:
+            self.todo.extend(steps)
+            del steps[:]                    # used up: what builds a screen leaves the heap
 
-    def take(self, group):
-        while len(group):
-            part = group.pop(0)
-            self.todo.append((group, part))
+    def take(self, group, start=0):
+        """[(group, part)] of group's parts from `start` on, taken out of it."""
+        out = []
+        while len(group) > start:
+            part = group.pop(start)
+            out.append((group, part))
             if isinstance(part, displayio.Group) and drawn(part) > FRAME_US:
-                self.take(part)
+                out.extend(self.take(part))
+        return out
 
     def step(self):
         """One frame's share; True while more is to come."""
         spent = 0
         todo = self.todo
         while todo:
+            if callable(todo[0]):
+                if spent:
+                    break
+                n = len(self.group)
+                more = todo.pop(0)()
+                todo[0:0] = self.take(self.group, n) + (more or [])
+                spent = FRAME_US        # the step was the frame's work: only what draws
+                continue                # nothing (hidden layers) comes with it
             size = drawn(todo[0][1])
             if spent and spent + size > FRAME_US:
                 break
