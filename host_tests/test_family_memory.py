@@ -68,7 +68,7 @@ def play_in_vm(packages, game, presses=200, whole=False, people=0):
     largest heap in use between frames (after a collection), the decisions (W, see
     WATCH_HARD), the deals played, the actions of the last one, the rule set and whether
     the match is over."""
-    boot = ['from sixtysix.app import App', 'import sixtysix.screens',
+    boot = ['from sixtysix.app import App', 'import sixtysix.title',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/lib/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
