@@ -5,6 +5,7 @@ from shared_rules import ai
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, CLOSE, DECLARE, DRAW
 from shared_rules.cards import parse, mask_of, listed, pack, words
 from shared_rules.deal import Deal, dealt
+from shared_rules.family import new_match
 from shared_rules.match import Match
 from shared_rules.rng import Rng
 from shared_rules.rules import Rules
@@ -132,6 +133,28 @@ def test_hard_honours_its_deadline_on_an_injected_clock():
     # A deadline already past: the greedy move at once.
     now[0] = 100.0
     assert p.choose(v, clock, 1.0) == ai.make_player("normal").choose(v)
+
+
+@pytest.mark.parametrize("rules", ["standard", "four-handed"])
+def test_hard_ends_by_its_deadline_though_it_reads_the_clock_seldom(rules):
+    """The clock is read every CHECK_EVERY units (about 20 ms of board time): a clock that
+    moves 20 ms between reads must still see the decision end by the deadline."""
+    now = [0.0]
+    reads = []
+
+    def clock():
+        now[0] += 0.02
+        reads.append(now[0])
+        return now[0]
+
+    if rules == "standard":
+        v = first_view(3)
+    else:
+        d = new_match(Rules(rules), "casual", 5).deal
+        v = d.view(d.to_act)
+    p = ai.make_player("hard", 1, budget=1 << 29)
+    assert p.choose(v, clock, 0.5) in v.legal
+    assert len(reads) > 5 and reads[-1] <= 0.5
 
 
 def test_exact_endgame_found_by_normal_and_hard():
