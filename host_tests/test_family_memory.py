@@ -68,7 +68,7 @@ def play_in_vm(packages, game, presses=200, whole=False, people=0):
     largest heap in use between frames (after a collection), the decisions (W, see
     WATCH_HARD), the deals played, the actions of the last one, the rule set and whether
     the match is over."""
-    boot = ['from sixtysix.app import App', 'import sixtysix.screens',
+    boot = ['from sixtysix.app import App', 'import sixtysix.title',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/lib/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
@@ -127,7 +127,7 @@ def test_a_whole_four_handed_match_at_hard_inside_150_kb(packages):
 def test_pass_and_play_beside_hard_keeps_20_kb_free(packages, game, people):
     """Pass-and-play (its seats, pass screens and their boxes resident) with the computer
     at Hard in the other seat: still 20 KB free during its every decision, its own moves."""
-    largest, decisions, deals, actions, name, _ = play_in_vm(packages, game, presses=320, people=people)
+    largest, decisions, deals, actions, name, _ = play_in_vm(packages, game, presses=400, people=people)
     report(game + " pass", largest, decisions)
     assert deals > 1 or actions > 12, "the game did not move on"
     count, heap, not_own = decisions

@@ -156,7 +156,7 @@ R = []
 '''
 # The board collects garbage while it compiles; the VM only between steps: one import a
 # step, then the app (the title screen).
-BOOT = ['from sixtysix.app import App', 'import sixtysix.screens',
+BOOT = ['from sixtysix.app import App', 'import sixtysix.title',
         'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
         'assets="/lib/assets", seed=7)\n'
         'app.settings.index[1] = 2   # the computer plays Hard']
@@ -184,10 +184,12 @@ sixtysix.game.Game.decide = _watched
 
 # Not resident while a match is played: the layout is read once at power-on and dropped
 # (sixtysix.table.Layout), the menu screens are dropped when a match starts (App.start).
-NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.screens", "sixtysix.rulestext",
-                     "sixtysix.tablebuild")
+NOT_WHILE_PLAYING = ("sixtysix.layouts", "sixtysix.keynames", "sixtysix.title", "sixtysix.settingsscreen",
+                     "sixtysix.textscreen", "sixtysix.rulestext", "sixtysix.tablebuild",
+                     "sixtysix.tableparts")
 FIRMWARE = ["sixtysix.store", "sixtysix.bmp", "sixtysix.ui", "sixtysix.keys", "sixtysix.keynames", "sixtysix.settings",
-            "sixtysix.layouts", "sixtysix.table", "sixtysix.tablebuild", "sixtysix.app", "sixtysix.screens",
+            "sixtysix.layouts", "sixtysix.table", "sixtysix.tableparts", "sixtysix.tablebuild", "sixtysix.app", "sixtysix.title",
+            "sixtysix.settingsscreen", "sixtysix.textscreen",
             "sixtysix.savegame",
             "sixtysix.dialogs", "sixtysix.game", "sixtysix.rulestext", "sixtysix.battery"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",

@@ -280,7 +280,7 @@ def test_the_settings_screen_fits_every_screen(profile):
     """Every setting's line, and the key hint, on the screen and clear of each other and
     of the heading (240x135 once ran its last lines into the hint and off the screen)."""
     from tools.sim import Sim
-    from sixtysix.screens import SettingsScreen
+    from sixtysix.settingsscreen import SettingsScreen
     from sixtysix.settings import CHOICES
     sim = Sim(profile)
     sim.boot()

@@ -262,7 +262,7 @@ def test_the_last_rules_page_names_the_board_and_its_link_cable_or_says_there_is
                            ("lilygo_t_display_rp2040", "GP8 to the other device's RX, GP9 to its TX"),
                            ("pimoroni_picosystem", "TX to the other device's RX, RX to its TX")):
         sim = boot(profile)
-        from sixtysix.screens import RulesScreen
+        from sixtysix.textscreen import RulesScreen
         screen = RulesScreen(sim.app)
         for step in screen.steps:           # what the app builds a step a frame
             step()

@@ -54,8 +54,13 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
 # What the title's choices need, imported one a frame once the title is on the screen
 # (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
 WARM = ("sixtysix.savegame", "sixtysix.game")
-# What App.open starts a match for (the rest are menu screens: sixtysix.screens).
+# What App.open starts a match for (the rest are menu screens).
 MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
+# The module (of sixtysix) each menu screen is in: each compiles in a frame of its own
+# when its screen is opened (App.step) and none stays loaded while a match plays.
+MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
+         "rules": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
+         "link": "friends"}
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -197,15 +202,16 @@ class App:
         """Leave for screen `name`: the current one goes a few layers a frame (the first
         share now, as the key's answer), then `name` is built and comes the same way."""
         self.going = name
-        self.wipe = ui.Clear(self.screen.group, self.width, self.height, ui.SHAPE_US + 1)
+        under = getattr(self.screen, "UNDER", ui.SHAPE_US + 1)   # a menu screen: the felt, mostly
+        self.wipe = ui.Clear(self.screen.group, self.width, self.height, under)
         if not self.wipe.step():
             self.wipe = None
 
     def title(self):
-        from sixtysix.screens import Title
+        from sixtysix.title import Title
         self.clear()
         self.name = "title"
-        self.warm.append("sixtysix.tablebuild")    # (forgotten once a table is built)
+        self.warm.extend(("sixtysix.tableparts", "sixtysix.tablebuild"))  # (forgotten once a table is built)
         self.set_screen(Title(self))
 
     def open(self, name):
@@ -223,18 +229,23 @@ class App:
                 self.start(got[0], got[1], False, got[2])
             else:
                 self.damaged(got)
-        elif name in SCREENS[1:4] or name == "keys":
-            from sixtysix import screens
-            self.clear()
-            self.name = name
-            make = {"settings": screens.SettingsScreen, "stats": screens.Stats,
-                    "rules": screens.RulesScreen, "keys": screens.KeysScreen}[name]
-            self.set_screen(make(self))
+        elif name == "settings":
+            from sixtysix.settingsscreen import SettingsScreen
+            self.menu_screen(name, SettingsScreen)
+        elif name in ("stats", "rules", "keys"):
+            from sixtysix import textscreen
+            self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesScreen,
+                                    "keys": textscreen.KeysScreen}[name])
         elif name != "title":
             from sixtysix import friends
             friends.open(self, name)
         else:
             self.title()
+
+    def menu_screen(self, name, make):
+        self.clear()
+        self.name = name
+        self.set_screen(make(self))
 
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
@@ -255,7 +266,8 @@ class App:
         bits, two or more) or a linked match (`session`)."""
         self.clear()
         # not while the cards are out: the menu screens, the ways to a match, its options' checks
-        sixtysix.forget("screens", "rulestext", "linkscreen", "friends", "shared_rules.overrides")
+        sixtysix.forget("title", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
+                        "shared_rules.overrides")
         if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
             sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
         self.name = "continue"
@@ -321,15 +333,24 @@ class App:
 
     # ---- power ----------------------------------------------------------------------
 
-    def idle(self, now):
-        """A frame with no key: import what the title needs; dim, turn off, deep sleep;
-        read the battery."""
+    def busy(self):
+        """True while the screen has something still to draw (its `busy`, if it has one)."""
         busy = getattr(self.screen, "busy", None)
-        if busy is not None and busy():
+        return busy is not None and busy()
+
+    def idle(self, now, drew):
+        """A frame with no key: import what the title needs; rewrite the save log when it
+        is nearly full (a sector erase, ~45 ms); dim, turn off, deep sleep; read the
+        battery. Not in a frame that drew (`drew`: the screen was busy when it began): each
+        of these is a frame's work of its own, never added to a key's or an animation's."""
+        if drew or self.busy():
             self.active = now               # the idle time counts from the last animation
             return
         if self.warm:
             self.warm_up()
+            return
+        if self.store.due():
+            self.store.rewrite()
             return
         quiet = now - self.active
         off = minutes(self.settings.get("screen"))
@@ -448,19 +469,21 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            if name in MATCHES or hasattr(sixtysix, "screens"):
+            menu = MENUS.get(name)
+            if menu is None or hasattr(sixtysix, menu):
                 self.going = None
                 self.open(name)
-            elif self.screen is not None:   # a match's heap first (its own frame), then
-                self.clear()                # the menu screens' module (forgotten while
-            else:                           # a match plays), then the screen
-                __import__("sixtysix.screens")
+            elif self.screen is not None:   # the old screen's heap first (its own frame),
+                self.clear()                # then the new one's module, then the screen
+            else:
+                __import__("sixtysix." + menu)
         else:
+            drew = self.busy()
             nxt = self.screen.tick(role)
             if nxt is not None:
                 self.go(nxt)
             elif role is None:
-                self.idle(now)
+                self.idle(now, drew)
         self.show_now()
 
     def run(self, sleep):

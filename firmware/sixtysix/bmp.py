@@ -9,6 +9,23 @@ import bitmaptools
 import displayio
 
 
+def rows(path):
+    """(pixels, width, height, row stride) of an uncompressed 8-bit BMP, its rows as the
+    file keeps them (bottom-up, padded to 4 bytes): a map read a byte at a time, which
+    from a bytearray is a plain index where a Bitmap's pixel is a call each."""
+    with open(path, "rb") as f:
+        head = f.read(54)
+        if len(head) < 54 or head[:2] != b"BM" or struct.unpack_from("<H", head, 28)[0] != 8:
+            raise ValueError(path + " is not an 8-bit BMP")
+        offset = struct.unpack_from("<I", head, 10)[0]
+        width, height = struct.unpack_from("<ii", head, 18)
+        stride = (width + 3) // 4 * 4
+        data = bytearray(stride * height)
+        f.seek(offset)
+        f.readinto(data)
+    return data, width, height, stride
+
+
 def load(path, with_palette=True):
     """(Bitmap, Palette or None) of an uncompressed 1-, 2-, 4- or 8-bit BMP."""
     with open(path, "rb") as f:

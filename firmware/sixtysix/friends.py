@@ -99,8 +99,7 @@ class Menu:
     """A heading and a list of choices; OK opens the chosen one's screen, menu goes back."""
 
     def __init__(self, app, title, items, names):
-        from sixtysix.screens import _screen        # (not kept: screens go when a match starts)
-        self.group = g = _screen(app, title)
+        self.group = g = ui.screen(app, title)
         lay = app.layout
         self.names = names
         self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, app.width // 2, lay.menu[3])
@@ -121,9 +120,8 @@ class PassSetup:
     people at least); the names are the seats' compass points."""
 
     def __init__(self, app):
-        from sixtysix.screens import _screen
         self.app = app
-        self.group = g = _screen(app, "Pass and play")
+        self.group = g = ui.screen(app, "Pass and play")
         lay = app.layout
         n = app.settings.rules().players
         self.names = COMPASS[n]

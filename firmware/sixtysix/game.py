@@ -84,6 +84,9 @@ class Game:
     log_action(), log_deal(), clocks."""
 
     passing = False                # a pass box is due or showing: no hand shown
+    # What a pixel costs to redraw while the table is taken off (App.go: ui.Clear): the
+    # rectangle its first layers leave spans cards and text still to go, as a box's does
+    UNDER = ui.TILE_US + ui.SHAPE_US
 
     def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
         self.app = app
@@ -111,15 +114,15 @@ class Game:
         self.steps = [self.build]   # the screen is built a step a frame (ui.Show)
 
     def build(self):
-        """The steps that make the table (sixtysix.tablebuild, which the title loads
-        while it waits), then `begin`."""
+        """The steps that make the table (sixtysix.tablebuild and its tableparts, which
+        the title loads while it waits), then `begin`."""
         from sixtysix import tablebuild
         return tablebuild.steps(self.table, self.refresh_texts, self.begin)
 
     def begin(self):
         """The screen's last step: the building code leaves the heap; the battery, the
         deal (dealt or laid out)."""
-        sixtysix.forget("tablebuild")
+        sixtysix.forget("tablebuild", "tableparts")
         self.app.add_gauge(self.group, self.lay.battery)
         self.show(self.fresh_deal, False)     # (the texts were filled as they were made)
 
@@ -589,7 +592,7 @@ class Game:
         if self.overlay is not None:
             g = self.overlay[0]
             self.overlay = None
-            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, ui.TILE_US + ui.SHAPE_US), g))
+            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, self.UNDER), g))
 
     def wipe_frame(self):
         """One frame of the first box coming or going. A box that has gone is taken off

@@ -9,7 +9,6 @@ agreed and the deal is shuffled, the table opens ("linkgame"). Loaded only for l
 import displayio
 from sixtysix import linkmatch as lm
 from sixtysix import ui
-from sixtysix.screens import _screen
 
 LINES = 2          # the state's message, wrapped
 DETAILS = 3        # the offer (or ours), or a one-off notice
@@ -30,7 +29,7 @@ def describe(s, proposal):
 class LinkScreen:
     def __init__(self, app):
         self.app = app
-        self.group = g = _screen(app, "Link play")
+        self.group = g = ui.screen(app, "Link play")
         lay = app.layout
         from sixtysix.friends import link_session
         self.s = s = link_session(app)

@@ -27,6 +27,10 @@ MAGIC = b"6L"
 VERSION = 3         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
 HEAD = 5
 RESERVED = 64       # the end of the nvm: boot.py's deploy flag
+# Room a deal's records need at most (its header, some 70 actions): with less left, the
+# log is rewritten in a frame of its own while the game waits for a key (App.idle), not
+# in the frame of an action or a deal
+ROOM = 256
 
 LAST_ACTION = 0x69
 FLAGGED = 0x70
@@ -318,6 +322,11 @@ class Store:
     def sleep_on(self, screen):
         self.slept = screen
         return self.put(small(SLEPT, screen))
+
+    def due(self):
+        """True when the log should be rewritten now, before a deal's records run out of
+        room (not a store that keeps a newer version's save: that waits for a write)."""
+        return self.nvm is not None and not self.blank and not self.dirty and self.area - self.end < ROOM
 
     def put(self, rec):
         """Append a record into erased bytes, or rewrite the area when it is full."""

@@ -47,22 +47,25 @@ class Sheet:
         self.dim.make_transparent(0)
 
     def map(self):
+        """(tile numbers, columns, rows of the whole map, row stride): bmp.rows."""
         if self.cells is None:
-            self.cells = bmp.load(self.map_path, False)[0]
+            self.cells = bmp.rows(self.map_path)
         return self.cells
 
     def tile(self, image, x=0, y=0):
         """A new TileGrid showing card image `image` (a card or BACK) at x, y."""
-        cells = self.map()
-        cols = cells.width
-        rows = cells.height // IMAGES
+        cells, cols, height, stride = self.map()
+        rows = height // IMAGES
         t = displayio.TileGrid(self.bitmap, pixel_shader=self.palette, width=cols,
                                height=rows, tile_width=self.w // cols,
                                tile_height=self.h // rows, x=x, y=y)
-        n = cols * rows
-        base = image * n
-        for i in range(n):
-            t[i] = cells[base + i]
+        i = 0
+        at = (height - 1 - image * rows) * stride       # the image's top row (bottom-up)
+        for _ in range(rows):
+            for k in range(at, at + cols):
+                t[i] = cells[k]
+                i += 1
+            at -= stride
         return t
 
     def done(self):
@@ -287,7 +290,9 @@ class Table:
             gap = (flights[0].x0, flights[0].y0) if flights else None
             short = [m for m in moves if not m.flight]
             if gap is not None:
-                short.sort(key=lambda m: abs(m.x0 - gap[0]) + abs(m.y0 - gap[1]))
+                # (ties by card: MicroPython's sort is not stable, and the benchmark's
+                # replay in its VM must take the simulator's path)
+                short.sort(key=lambda m: (abs(m.x0 - gap[0]) + abs(m.y0 - gap[1])) * 32 + m.c)
             for m in moves:
                 m.cost = self.move_cost(m, gap)
             self.moves = []
@@ -296,13 +301,18 @@ class Table:
     def move_cost(self, m, gap):
         """Microseconds a frame of move m draws: the card where it arrives and what it
         uncovers (one rectangle around both while that is small, else the two places
-        apart). A flight uncovers felt; so does a card closing up towards a gap (its
-        neighbour on the far side moves after it), any other short move its neighbours."""
+        apart). A flight uncovers felt, but one from the player's hand (lifted or not) its
+        neighbours there (which close up under it meanwhile); a card closing up towards a
+        gap uncovers felt (its neighbour on the far side moves after it), any other short
+        move its neighbours."""
         cw, ch = self.lay.cw, self.lay.ch
         card = cw * ch
         dx, dy = m.x1 - m.x0, m.y1 - m.y0
         step = min((cw + abs(dx) // m.frames + 1) * (ch + abs(dy) // m.frames + 1), 2 * card)
-        felt = m.flight or gap is not None and (gap[0] - m.x0) * dx > 0
+        if m.flight:
+            felt = m.y0 + ch <= self.lay.hand_y or m.y0 >= self.lay.h    # not from the hand
+        else:
+            felt = gap is not None and (gap[0] - m.x0) * dx > 0
         return card * ui.TILE_US + (step - card) * (ui.SHAPE_US if felt else ui.TILE_US)
 
     def tick(self, budget=None):
@@ -355,7 +365,9 @@ class Table:
         looks = self.looks                         # what shows or hides: with what is left
         while looks:
             t, hide, park = looks[0]
-            cost = ui.area(t) * (ui.SHAPE_US if hide else ui.TILE_US)
+            # a card or a back: where it shows, its own tiles; where it hides, what it
+            # covered, which may be other cards (a hand that overlaps, a pile): tiles too
+            cost = ui.area(t) * ui.TILE_US
             if spent + cost > budget and not (free and spent == 0):
                 break
             looks.pop(0)

@@ -76,6 +76,14 @@ def backdrop(width, height, title):
     return g
 
 
+def screen(app, title):
+    """A menu screen's group (over the app's felt) with its heading."""
+    g = displayio.Group()
+    x, y, scale = app.layout.heading
+    g.append(heading(title, x, y, scale))
+    return g
+
+
 def heading(s, x, y, scale):
     """A screen's title, big: a group of pieces of a few characters, so a screen coming
     a few layers a frame (Show) draws it over more than one frame where it is large."""
@@ -282,9 +290,12 @@ class Show:
 
 def places(group, width, height, x0=0, y0=0, scale=1, out=None):
     """[(reading order, layer, its group, (x1, y1, x2, y2) on a width x height screen)] of
-    every TileGrid and shape under group, top to bottom, left to right (clipped: a layer
-    parked off the screen covers nothing). Sorted once, at the top, by an int: MicroPython
-    calls the key at every comparison, and a tuple key would be garbage each time."""
+    every TileGrid and shape under group, top to bottom, left to right, then in drawing
+    order (clipped: a layer parked off the screen covers nothing). Sorted once, at the
+    top, without a key function (MicroPython would call it at every comparison: most of
+    the time of leaving the table went there): the reading order is an int, different
+    for every layer (the drawing order is in it too: MicroPython's sort is not stable),
+    so no comparison looks further into the tuples."""
     top = out is None
     if top:
         out = []
@@ -299,17 +310,18 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
         else:
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
-        out.append((box[1] * 1024 + box[0], item, group, box))
+        out.append(((box[1] * 1024 + box[0]) * 1024 + len(out), item, group, box))
     if top:
-        out.sort(key=lambda p: p[0])
+        out.sort()
     return out
 
 
 class Clear:
     """Take everything out of a group a few layers a frame, in reading order, so each
     frame's rectangles (one per group things leave) stay within FRAME_US; `under` is what
-    a pixel of them costs with what stays beneath (a screen: mostly the felt; a box: the
-    table's cards and text)."""
+    a pixel of them costs with what stays beneath (the felt; a box: the table's cards
+    and text) and with the group's layers still to go (a title's few letters, a table's
+    cards: Game.UNDER)."""
 
     def __init__(self, group, width, height, under):
         self.items = places(group, width, height)
@@ -327,9 +339,9 @@ class Clear:
                 for k in boxes:
                     if k[0] is group:
                         box = k
-                before = 0 if box is None else (box[3] - box[1]) * (box[4] - box[2])
                 grown = [group, a, b, c, d] if box is None else \
                     [group, min(box[1], a), min(box[2], b), max(box[3], c), max(box[4], d)]
+                before = 0 if box is None else (box[3] - box[1]) * (box[4] - box[2])
                 cost = ((grown[3] - grown[1]) * (grown[4] - grown[2]) - before) * self.under
                 if spent and spent + cost > FRAME_US:
                     break

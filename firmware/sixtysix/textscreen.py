@@ -1,0 +1,91 @@
+"""Screens of pages of text: statistics, the rules, and the buttons page a board with few
+buttons shows the first time it starts. Hints name the board's own buttons (app.key)."""
+from sixtysix import ui
+from sixtysix.settings import STATS
+
+
+class TextScreen:
+    """Pages of text; left/right turn pages, ok the next page, menu leaves. The heading,
+    then (a step a frame, ui.Show) the pages made (`pages`: a function that makes them),
+    laid out in lines, and the lines shown."""
+
+    def __init__(self, app, title, pages):
+        self.app = app
+        self.page = 0
+        self.group = ui.screen(app, title)
+        top = app.layout.body_y + 1
+        self.rows = (app.height - top - 14) // ui.LINE_H
+        self.pages = pages
+        self.steps = [self.make, self.lay_out, self.add_lines]
+
+    def make(self):
+        self.pages = self.pages()
+
+    def lay_out(self):
+        chars = (self.app.width - 12) // ui.CHAR_W
+        self.flat = []
+        for p in self.pages:                      # long pages spill onto the next screen
+            page = ui.wrap(p, chars)
+            for i in range(0, len(page), self.rows):
+                self.flat.append(page[i:i + self.rows])
+
+    def add_lines(self):
+        app = self.app
+        g = self.group
+        top = app.layout.body_y + 1
+        self.labels = []
+        for i in range(self.rows):
+            lab = ui.text("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
+            g.append(lab.view)
+            self.labels.append(lab)
+        self.footer = ui.text("", 6, app.height - 13, ui.SOFT, 1, 38)
+        g.append(self.footer.view)
+        self.draw()
+
+    def draw(self):
+        lines = self.flat[self.page]
+        for i, lab in enumerate(self.labels):
+            ui.set_text(lab, lines[i] if i < len(lines) else "")
+        n = len(self.flat)
+        k = self.app.key
+        move = k["left"] + "/" + k["right"] if "left" in k else k["right"]
+        hint = move + " pages, " + k["menu"] + ": back" if n > 1 else k["ok"] + ": back"
+        ui.set_text(self.footer, str(self.page + 1) + "/" + str(n) + "  " + hint)
+
+    def tick(self, role):
+        if role is None:
+            return None
+        n = len(self.flat)
+        if role == "menu" or (role == "ok" and self.page == n - 1):
+            return "title"
+        if role in ("right", "down", "ok"):
+            self.page = (self.page + 1) % n
+        elif role in ("left", "up"):
+            self.page = (self.page - 1) % n
+        self.draw()
+        return None
+
+
+def Stats(app):
+    st = app.settings.stats
+    v = dict(zip(STATS, st))
+    text = ("Matches played: " + str(v["matches"]) + "\nMatches won: " + str(v["matches_won"]) +
+            "\nDeals played: " + str(v["deals"]) + "\nDeals won: " + str(v["deals_won"]))
+    if v["deals"]:
+        text += "\nShare of deals won: " + str(100 * v["deals_won"] // v["deals"]) + "%"
+    return TextScreen(app, "Statistics", lambda: [text])
+
+
+def RulesScreen(app):
+    def pages():
+        from sixtysix import rulestext
+        return rulestext.pages(app.settings.get("rules"), app.key, app.board)
+    return TextScreen(app, "Rules", pages)
+
+
+def KeysScreen(app):
+    """The buttons page on its own: what a board with few buttons shows the first time."""
+    def pages():
+        from sixtysix import rulestext
+        return [rulestext.buttons(app.key)]
+    return TextScreen(app, "Buttons", pages)
