@@ -52,6 +52,10 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
+# The heap the title keeps free while it loads (a module's compile takes several times its
+# size for a moment; the table is built next): what does not fit so is imported at the
+# table after its build, one a frame (App.start), as the board cannot do otherwise.
+KEEP_FREE = 48 * 1024
 # What a match's table needs, whatever the game, in import order (a module's own imports
 # before it, so that each frame of loading compiles one module: App.load); the table's
 # build modules last (forgotten once a table is built). App.needs adds the game's engine
@@ -150,6 +154,7 @@ class App:
         while self.wipe is not None and self.wipe.step():
             pass                        # drawn whole at power-on (the title: its art; then it loads)
         self.wipe = None
+        self.show_now()                 # shown at once: the first frame is the first of loading
 
     # ---- platform glue ---------------------------------------------------------
 
@@ -291,6 +296,8 @@ class App:
         todo = self.loading
         while todo and isinstance(todo[0], str) and todo[0] in sys.modules:
             todo.pop(0)
+        if todo and isinstance(todo[0], str) and tight():
+            del todo[:-2]                       # the rest at the table (App.start)
         if todo:
             w = todo.pop(0)
             if callable(w):
@@ -388,6 +395,8 @@ class App:
         if session is None and self.session is not None:
             from sixtysix import linkmatch      # (loaded: the session is its)
             self.warm.append(lambda: linkmatch.drop(self))
+        # what the title could not load (too little heap: KEEP_FREE): one a frame, now
+        self.warm.extend(n for n in self.needs(match.rules.game, level) if n not in sys.modules)
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -576,6 +585,15 @@ class App:
             wait = self.next_frame - self.clock()
             if wait > 0:
                 sleep(wait)
+
+
+def tight():
+    """True when the heap has less than KEEP_FREE free (never on a PC)."""
+    free = getattr(gc, "mem_free", None)
+    if free is None:
+        return False
+    gc.collect()
+    return free() < KEEP_FREE
 
 
 def state_seed(match):
