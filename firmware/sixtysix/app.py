@@ -52,17 +52,6 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
-# The heap the title keeps free while it loads (a module's compile takes several times its
-# size for a moment; the table is built next): what does not fit so is imported at the
-# table after its build, one a frame (App.start), as the board cannot do otherwise.
-KEEP_FREE = 48 * 1024
-# What a match's table needs, whatever the game, in import order (a module's own imports
-# before it, so that each frame of loading compiles one module: App.load); the table's
-# build modules last (forgotten once a table is built). App.needs adds the game's engine
-# and its computer.
-TABLE = ("shared_rules.errors", "shared_rules.cards", "shared_rules.actions", "shared_rules.rules",
-         "shared_rules.rng", "shared_rules.match", "sixtysix.savegame", "sixtysix.dialogs",
-         "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild")
 # What App.open starts a match for (the rest are menu screens).
 MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 # The module (of sixtysix) each menu screen is in: each compiles in a frame of its own
@@ -72,7 +61,7 @@ MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
          "link": "friends"}
 # What a screen's next screen needs beyond its menu module, loaded one a frame before it
 # opens (App.step): pass-and-play's set-up leads to its table.
-OPENS = {"pass": ("sixtysix.passplay",)}
+OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",)}
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -140,8 +129,7 @@ class App:
             from sixtysix.battery import Battery
             self.battery = Battery(power)
         self.warm = []          # what to do in the next frames without a key (App.idle)
-        self.loading = None     # what the screen loads before it takes keys (App.load), or None
-        self.loaded = set()     # the modules loading imported (forgotten where not needed)
+        self.loading = None     # the title loading before it takes keys (sixtysix.loading), or None
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
         resume = "title"
@@ -223,105 +211,14 @@ class App:
             self.wipe = None
 
     def title(self):
-        """The title: its heading and fan at once, then (App.load) everything its choices
-        need, one module a frame, before its menu shows and it takes keys."""
+        """The title: its heading and fan at once, then (sixtysix.loading) everything its
+        choices need, one module a frame, before its menu shows and it takes keys."""
         from sixtysix.title import Title
+        from sixtysix.loading import Loading
         self.clear()
         self.name = "title"
         self.set_screen(Title(self))
-        self.loading = [self.chosen_needs, self.saved_needs, self.check_saved]
-
-    def needs(self, game, level):
-        """The modules a match of `game` against the computer at `level` needs, its own
-        imports first (none of them compiles while the match plays)."""
-        from shared_rules.rules import TEAM_GAMES
-        names = list(TABLE)
-        if game in TEAM_GAMES:
-            names.append("shared_rules.team")
-        else:
-            names += ("shared_rules.view", "shared_rules.deal")
-        if game not in PLAIN:                   # three players or four: their scores' columns too
-            names += ("shared_rules.family", "sixtysix.teams")
-        try:
-            from shared_rules import ai
-        except ImportError:
-            return names                        # a board without the AI
-        return names + ["shared_rules.ai"] + list(ai.modules(level, game))
-
-    def saved(self):
-        """(game, level) of the match against the computer saved, or None."""
-        st = self.store
-        raw = st.header() if st.in_progress() else None
-        if raw is None:
-            return None
-        from sixtysix import savegame
-        try:
-            r, _, level, _ = savegame.opening(raw)
-        except (IndexError, KeyError, TypeError, ValueError):
-            return None                     # (check_saved says it is damaged)
-        return r.game, level
-
-    def chosen_needs(self):
-        """Load (next) what a new match of the chosen game and level needs."""
-        s = self.settings
-        self.add_needs(s.rules().game, s.get("level"))
-
-    def saved_needs(self):
-        """Load (next) what the saved match needs that the chosen one does not (another
-        game or level)."""
-        got = self.saved()
-        if got is not None:
-            self.add_needs(*got)
-
-    def add_needs(self, game, level):
-        self.loading[0:0] = [n for n in self.needs(game, level) if n not in sys.modules]
-
-    def check_saved(self):
-        """Make sure the saved match really continues (a damaged one is reported on the
-        title and forgotten), and write a store that needs rewriting (damaged, cut short)
-        now, while the title leaves the heap free, rather than in the frame that starts a
-        match (a newer version's is kept until something is saved)."""
-        st = self.store
-        if st.in_progress() and st.header() is not None:    # (linked: when continued)
-            if self.load_match() == store.CORRUPT:
-                st.records = bytearray()            # (the menu, coming next, has no Continue)
-                self.notice = NOTICES[store.CORRUPT]
-        if st.dirty and st.problem != store.NEWER:
-            st.rewrite()
-
-    def load(self):
-        """One frame of the screen's loading: the next module it needs (one compile), or
-        the next of its other loading steps; once all are done, what the title's
-        choices cannot use is forgotten and its menu comes."""
-        todo = self.loading
-        while todo and isinstance(todo[0], str) and todo[0] in sys.modules:
-            todo.pop(0)
-        if todo and isinstance(todo[0], str) and tight():
-            del todo[:-2]                       # the rest at the table (App.start)
-        if todo:
-            w = todo.pop(0)
-            if callable(w):
-                w()
-            else:
-                __import__(w)
-                self.loaded.add(w)
-            self.screen.progress(len(todo))
-            return
-        self.loading = None
-        s = self.settings
-        got = self.saved()
-        self.keep(self.needs(s.rules().game, s.get("level")), self.needs(*got) if got else ())
-        self.keys.drop()                    # (pressed while nothing took keys)
-        self.wipe = ui.Show(self.screen.group, self.screen.loaded(), len(self.screen.group))
-        self.active = self.clock()
-
-    def keep(self, *needs):
-        """Forget the modules loading imported that none of `needs` has (another game's
-        engine, another level's computer, pass-and-play's table): heap for the match."""
-        gone = [n for n in self.loaded if not any(n in k for k in needs)]
-        for n in gone:
-            self.loaded.discard(n)
-        sixtysix.forget(*gone)
+        self.loading = Loading(self)
 
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
@@ -374,11 +271,16 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        # not while the cards are out: the menu screens, the ways to a match, its options'
-        # checks, and what the title loaded for another game or level
-        sixtysix.forget("title", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
-                        "shared_rules.overrides")
-        self.keep(self.needs(match.rules.game, level) + ["sixtysix.passplay"] * (people != 1))
+        from sixtysix.loading import keep, needs
+        need = needs(match.rules.game, level)
+        keep(need)                          # what the title loaded for another game or level
+        # not while the cards are out: the menu screens and their loading, the ways to a
+        # match, its options' checks
+        gone = ["title", "loading", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
+                "shared_rules.overrides"]
+        if people == 1:
+            gone.append("passplay")         # (loaded for a pass-and-play set-up left)
+        sixtysix.forget(*gone)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
@@ -395,8 +297,9 @@ class App:
         if session is None and self.session is not None:
             from sixtysix import linkmatch      # (loaded: the session is its)
             self.warm.append(lambda: linkmatch.drop(self))
-        # what the title could not load (too little heap: KEEP_FREE): one a frame, now
-        self.warm.extend(n for n in self.needs(match.rules.game, level) if n not in sys.modules)
+        # what no loading screen loaded (a screen other than the title woken from deep
+        # sleep led here): one a frame, after the table's build
+        self.warm.extend(n for n in need if n not in sys.modules)
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -525,8 +428,6 @@ class App:
             s.poll(self.clock())
             self.sync(self.store, s)        # what the poll changed
         changing = self.wipe is not None or self.going is not None or self.loading is not None
-        if self.loading is not None:
-            self.keys.drop()                # no menu yet: a press would choose what nobody saw
         role = None if changing else self.keys.poll()
         now = self.clock()
         if self.sound is not None:
@@ -553,10 +454,8 @@ class App:
                 self.clear()                # then the new one's modules, one a frame, then the screen
             else:
                 __import__(need)
-                if need in OPENS.get(name, ()):
-                    self.loaded.add(need)   # (the menu modules: App.start forgets them)
         elif self.loading is not None:
-            self.load()
+            self.loading.step()
         else:
             drew = self.busy()
             nxt = self.screen.tick(role)
@@ -585,15 +484,6 @@ class App:
             wait = self.next_frame - self.clock()
             if wait > 0:
                 sleep(wait)
-
-
-def tight():
-    """True when the heap has less than KEEP_FREE free (never on a PC)."""
-    free = getattr(gc, "mem_free", None)
-    if free is None:
-        return False
-    gc.collect()
-    return free() < KEEP_FREE
 
 
 def state_seed(match):

@@ -60,11 +60,3 @@ class RoleKeys:
                 self.next_repeat = now + INTERVAL
                 return self.held
         return None
-
-    def drop(self):
-        """Read and forget every press so far, and any key held (its release, its repeats,
-        its hold do nothing): for while no screen takes keys."""
-        while self.poll() is not None:
-            pass
-        self.held = None
-        self.pending = -1
