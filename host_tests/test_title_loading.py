@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tools.screenbench import PowerOn
 from tools.sim import Sim, Driver, first_legal, setup_paths
 
 setup_paths()
@@ -24,14 +25,8 @@ RULES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-hand
 
 @pytest.fixture
 def power_on():
-    """sys.modules as at a power-on (none of the game's modules), restored afterwards."""
-    kept = dict(sys.modules)
-    for name in list(sys.modules):
-        if name.split(".")[0] in ("sixtysix", "shared_rules"):
-            del sys.modules[name]
-    yield
-    sys.modules.clear()
-    sys.modules.update(kept)
+    with PowerOn():
+        yield
 
 
 def watched(rules=0, level=1, seed=5):

@@ -415,11 +415,30 @@ def actions(sim):
     return rows
 
 
+class PowerOn:
+    """`with PowerOn():` none of the game's modules (sixtysix, shared_rules) imported, as
+    at a power-on, so the simulator's firmware loads what the board's does (the VM replay
+    starts the same way); the process's own are back afterwards."""
+    OURS = ("sixtysix", "shared_rules")
+
+    def __enter__(self):
+        self.kept = {n: m for n, m in sys.modules.items() if n.split(".")[0] in self.OURS}
+        for n in self.kept:
+            del sys.modules[n]
+        return self
+
+    def __exit__(self, *exc):
+        for n in [n for n in sys.modules if n.split(".")[0] in self.OURS]:
+            del sys.modules[n]
+        sys.modules.update(self.kept)
+
+
 def measure(profile, deals=2, seed=3, python=True, replays=5, rules=None, level=None):
     """The figures for one profile (see the module docstring) as a dict; `rules`, `level`:
     the Settings chosen (default: standard, normal)."""
     sim = Recorder(profile, seed)
-    play_script(sim, deals, rules, level)
+    with PowerOn():
+        play_script(sim, deals, rules, level)
     scale = None
     boot_ms = 0.0
     if python:
