@@ -84,7 +84,7 @@ class Frame:
     new screen being made and shown, from the frame that starts it to the one that
     finishes it; `screen` names it), "save" (the save log filled the nvm's sector and
     rewrote it: an erase, about once in 50-85 deals), "loading" (the title loading what its
-    choices need before it takes keys: App.load), "warm" (App.warm_up), else "frame" (an
+    choices need before it takes keys: sixtysix.loading), "warm" (App.warm_up), else "frame" (an
     animation frame or a key's answer, with the save log's record: a page program); a frame
     where the computer thought counts its other work only."""
 
@@ -146,6 +146,7 @@ class Recorder(Sim):
         self.frames = []
         self.keys = []          # (step, key number, pressed)
         self.presses = []       # (step, kind)
+        self.choices = []       # (settings index, value) chosen after power-on (the VM's too)
         self.menu_at = None     # the step after which the title's menu was whole (power-on)
         self.boot_refresh = None    # App()'s refresh (the title's art, at power-on)
 
@@ -227,7 +228,9 @@ def play_script(sim, deals, rules=None, level=None):
     for key, value in (("rules", rules), ("level", level)):
         if value is not None:               # (as Settings would set them, before the title loads)
             i = [c[0] for c in CHOICES].index(key)
-            sim.app.settings.index[i] = CHOICES[i][2].index(value)
+            sim.choices.append((i, CHOICES[i][2].index(value)))
+    for i, v in sim.choices:
+        sim.app.settings.index[i] = v
     sim.step()
     if sim.app.name == "keys":              # a new two-button board: how its buttons work
         sim.press("ok")
@@ -337,6 +340,8 @@ def boot():
     app = App(Disp(), q, %r, bytearray(b"\\xff" * 4096), clock, assets="/lib/assets", seed=%d,
               board=Board, sound=%s)
     BOOT = now() - t            # the app's import and App(): the power-on, to the title's art
+    for i, v in %r:
+        app.settings.index[i] = v
     OUT = []
 def frame(i):
     for n, p in KEYS.get(i, ()):
@@ -349,7 +354,7 @@ def frame(i):
     ms = now() - t
     OUT.append((i, ms - THINK[0], THINK[0], SIG(app)))
 """ % (sim.width, sim.height, repr(keys), sim.profile.BAUDRATE, sim.profile.HOLDS, sim.profile.LABELS,
-       sim.profile.NAME, sim.profile.LINK_TX, sim.profile.LINK_RX, sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", FRAME)
+       sim.profile.NAME, sim.profile.LINK_TX, sim.profile.LINK_RX, sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", sim.choices, FRAME)
         setup += "\n" + _source(signature).replace("def signature", "def SIG")
         # Pauses that are not the firmware's only ever add time: Node's (its JIT, its
         # garbage collector) fall where the calls into the VM fall, the VM's own (its heap
