@@ -54,7 +54,9 @@ def watched(rules=0, level=1, seed=5):
 def menu_ready(sim):
     """Run until the title's menu is there; the frame it came in."""
     for _ in range(200):
-        if getattr(sim.app.screen, "menu", None) is not None and sim.app.wipe is None:
+        app = sim.app
+        if getattr(app.screen, "menu", None) is not None and app.wipe is None and app.going is None \
+                and getattr(app, "loading", None) is None:
             return len(sim.imports)
         sim.step()
     raise AssertionError("the title's menu never came")
@@ -84,17 +86,17 @@ def test_nothing_compiles_once_the_title_menu_is_up(power_on, rules, level):
     build modules come back while it loads) and the match continued."""
     sim = watched(rules, level)
     ready = menu_ready(sim)
+    sim.settle()
+    sim.press("ok")                                             # New match
+    assert type(sim.app.screen).__name__ == "Game"
+    play_deals(sim)
+    assert late_imports(sim, ready) == []
     loads = [new for _, loading, new in sim.imports[:ready] if loading]
     # one module a frame (the first: the rule sets and the computer's package, which
     # tell what the choices need, with the rule sets' one import)
     assert loads[0] <= {"shared_rules", "shared_rules.errors", "shared_rules.rules", "shared_rules.ai"}
     assert all(len(new) <= 1 for new in loads[1:]), loads
     assert sum(len(new) for new in loads) >= 15
-    sim.settle()
-    sim.press("ok")                                             # New match
-    assert type(sim.app.screen).__name__ == "Game"
-    play_deals(sim)
-    assert late_imports(sim, ready) == []
     driver = Driver(sim, first_legal)
     sim.press("ok")                                             # the next deal
     while not sim.app.screen.playing():
@@ -106,6 +108,25 @@ def test_nothing_compiles_once_the_title_menu_is_up(power_on, rules, level):
     assert sim.app.screen.match.rules.name == RULES[rules]
     play_deals(sim, 1)
     assert late_imports(sim, again) == []
+
+
+def test_back_from_settings_the_title_loads_the_new_choice_and_forgets_the_old(power_on):
+    """Another game and level chosen: the title loads them before its menu is back, and
+    the two-handed engine and search it loaded first are gone once the match starts."""
+    sim = watched(0, 2)                                         # standard, Hard
+    menu_ready(sim)
+    sim.settle()
+    assert "shared_rules.deal" in sys.modules and "shared_rules.ai.search" in sys.modules
+    sim.app.settings.index[0] = 5                               # four-handed (as Settings would)
+    sim.app.go("title")                                         # (as leaving Settings does)
+    ready = menu_ready(sim)
+    assert {"shared_rules.team", "shared_rules.ai.team_search"} <= set(sys.modules)
+    sim.settle()
+    sim.press("ok")
+    assert sim.app.screen.match.rules.name == "four-handed"
+    play_deals(sim, 1)
+    assert late_imports(sim, ready) == []
+    assert not {"shared_rules.deal", "shared_rules.view", "shared_rules.ai.search"} & set(sys.modules)
 
 
 def test_pass_and_play_loads_its_table_before_its_set_up_screen(power_on):
