@@ -6,8 +6,8 @@ simulator (tools/sim.py) runs the same sixtysix package with PC stand-ins.
 The order is for a fast, clean start: the display is built with auto_refresh off and
 its first picture is the game's own splash (the title's felt and heading), so
 CircuitPython's console never shows (except in deploy mode, where it says what is
-happening); the app comes next, and the engine is imported while the title waits for a
-key (App.warm_up).
+happening); the app comes next and shows the title's art; the title then loads what its
+choices need, one module a frame, before its menu comes (sixtysix.loading).
 """
 import gc
 import os

@@ -168,7 +168,7 @@ MATCH_IMPORTS = ["import sixtysix.game", "import sixtysix.savegame", "import sha
 OK = "q.q.append(Ev(0, True))\nq.q.append(Ev(0, False))"
 STEP = "T[0] += 0.05\napp.step()"
 MARK = "R.append(gc.mem_alloc())"
-WARM_UP = [STEP] * 6        # frames of the title waiting: it imports the engine meanwhile
+WARM_UP = [STEP] * 40       # frames of the title loading what its choices need, one module a frame
 # Every computer decision notes the heap in use when it returns: the VM collects nothing
 # inside a step, so that is everything live plus all the decision (and its step) allocated.
 WATCH_DECISIONS = """
@@ -265,7 +265,7 @@ def test_import_cost_of_every_module(packages):
 
 def play_hard(packages, width, height, presses=200, sound=False):
     """Boot a width x height device (with a speaker: sound), let the title load the rest
-    (six frames), start a match against Hard and press OK every 8 frames with the heap
+    (40 frames), start a match against Hard and press OK every 8 frames with the heap
     capped at BUDGET. Returns the heap in use after boot (the title), once the title has
     loaded the engine, after each frame (after a collection), when each decision
     returned, how far the game got, and whether the sound code was loaded."""

@@ -110,7 +110,7 @@ t1 = time.ticks_ms()
 app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(b"\\xff" * 4096), clock,
           assets="/lib/assets", seed=7)
 t2 = time.ticks_ms()
-while app.warm:
+while app.loading is not None:
     T[0] += 0.05
     app.step()
 t3 = time.ticks_ms()
@@ -122,7 +122,8 @@ print(ref, t1 - t0, t2 - t1, t3 - t2, len([m for m in sys.modules if "." in m]))
 def boot_cost(source_dirs):
     """Milliseconds in the MicroPython VM and as estimated for the board: importing the
     app (code.py, after the splash), building the App with its title, and the imports
-    done while the title waits; plus the modules loaded by then. `source_dirs`: the
+    done while the title loads before its menu (sixtysix.loading); plus the modules loaded
+    by then. `source_dirs`: the
     sixtysix and shared_rules directories to load (the repo's, or stripped copies)."""
     import tempfile
     from pathlib import Path
@@ -141,6 +142,6 @@ def boot_cost(source_dirs):
     ref, imports, title, warm, modules = (int(n) for n in out.split()[-5:])
     scale = BOARD_REFERENCE_MS / max(ref, 1)
     return {"vm_reference_ms": ref, "import_app_ms": imports, "app_and_title_ms": title,
-            "load_while_title_waits_ms": warm, "modules_after_warm_up": modules,
+            "title_loading_ms": warm, "modules_after_loading": modules,
             "board_first_screen_ms_est": round((imports + title) * scale),
-            "board_load_while_title_waits_ms_est": round(warm * scale)}
+            "board_title_loading_ms_est": round(warm * scale)}

@@ -13,6 +13,12 @@ deal). Every frame is priced on a 125 MHz RP2040:
            (PLATFORM_NOTES: 100,000 `s += 1` in 454 ms, fib(20) in 298 ms on a 125 MHz
            Pico; the larger of the two ratios). The computer's thinking is left out.
 
+The replay starts from a power-on: the VM has imported only what code.py imports before
+the app (sixtysix.ui), so the app's import and App() (the title's art, drawn whole) are
+priced as the power-on, and every later import in the frame that does it. Frames where
+a screen loads before it takes keys (the title: App.load) are listed, not judged against
+the 50 ms goal; every other frame is.
+
 A frame starts no earlier than 1/30 s after the previous one (the firmware's pace) and no
 earlier than the previous one ended. Per key press:
 
@@ -77,14 +83,16 @@ class Frame:
     """One pass of the loop that drew (or could have drawn) a frame. Its kind: "build" (a
     new screen being made and shown, from the frame that starts it to the one that
     finishes it; `screen` names it), "save" (the save log filled the nvm's sector and
-    rewrote it: an erase, about once in 50-85 deals), "warm" (the title, waiting for a
-    key, compiled a module its choices need: App.warm_up), else "frame" (an animation frame or
-    a key's answer, with the save log's record: a page program); a frame where the
-    computer thought counts its other work only."""
+    rewrote it: an erase, about once in 50-85 deals), "loading" (the title loading what its
+    choices need before it takes keys: sixtysix.loading), "warm" (App.warm_up), else "frame" (an
+    animation frame or a key's answer, with the save log's record: a page program); a frame
+    where the computer thought counts its other work only."""
 
-    def __init__(self, step, refreshes, erases, programs, moving, signature, built, warmed=False):
+    def __init__(self, step, refreshes, erases, programs, moving, signature, built, warmed=False,
+                 loading=False):
         self.step = step
-        self.kind = "build" if built else "save" if erases else "warm" if warmed else "frame"
+        self.kind = "loading" if loading else "build" if built else "save" if erases else \
+            "warm" if warmed else "frame"
         self.screen = built
         self.pixels = sum(r.pixels for r in refreshes)
         self.display_ms = sum(r.ms for r in refreshes)
@@ -138,9 +146,14 @@ class Recorder(Sim):
         self.frames = []
         self.keys = []          # (step, key number, pressed)
         self.presses = []       # (step, kind)
+        self.choices = []       # (settings index, value) chosen after power-on (the VM's too)
+        self.menu_at = None     # the step after which the title's menu was whole (power-on)
+        self.boot_refresh = None    # App()'s refresh (the title's art, at power-on)
 
     def boot(self, woke=False):
+        before = len(self.meter.log)
         app = super().boot(woke)
+        self.boot_refresh = self.meter.log[before:]
         self.frames = []
         if self.holds:
             # keys that answer when let go (or once held long enough): a press counts
@@ -188,6 +201,7 @@ class Recorder(Sim):
         before = (len(self.meter.log), d.erases, d.page_programs, app.screen)
         showing = type(app.wipe).__name__ == "Show"     # a new screen still coming
         warm = list(app.warm)
+        loading = app.loading is not None
         super().step()
         refreshes = self.meter.log[before[0]:]
         if refreshes:
@@ -198,16 +212,26 @@ class Recorder(Sim):
                 built = type(app.screen).__name__
             self.frames.append(Frame(self.steps, refreshes, d.erases - before[1],
                                      d.page_programs - before[2], moving(app),
-                                     signature(app), built, warm[:1] != app.warm[:1]))
+                                     signature(app), built, warm[:1] != app.warm[:1], loading))
+        if self.menu_at is None and app.loading is None and app.wipe is None and \
+                getattr(app.screen, "menu", None) is not None:
+            self.menu_at = self.steps
         self.steps += 1
 
 
-def play_script(sim, deals):
+def play_script(sim, deals, rules=None, level=None):
     """Boot, New match once the title has loaded what it loads while it waits, `deals` deals played by the first legal card (the action menu
     opened and closed at each deal's start), the next deal dealt, then the title again
     (Main menu), each of its other screens and back, and the match continued."""
-    sim.boot()
-    sim.step()                              # power-on: the title, drawn whole
+    sim.boot()                              # power-on: the title's art, drawn whole
+    from sixtysix.settings import CHOICES
+    for key, value in (("rules", rules), ("level", level)):
+        if value is not None:               # (as Settings would set them, before the title loads)
+            i = [c[0] for c in CHOICES].index(key)
+            sim.choices.append((i, CHOICES[i][2].index(value)))
+    for i, v in sim.choices:
+        sim.app.settings.index[i] = v
+    sim.step()
     if sim.app.name == "keys":              # a new two-button board: how its buttons work
         sim.press("ok")
     sim.settle()                            # the player reads the title: it loads meanwhile
@@ -265,19 +289,25 @@ def vm_python(sim, replays=5):
         for step, n, pressed in sim.keys:
             keys.setdefault(step, []).append((n, pressed))
         setup = stand_ins.DEVICE + REF_CODE + """
-import time, json
-from sixtysix.app import App
-import sixtysix.game
+import time, json, sys
+import sixtysix.ui
+BASE = set(sys.modules)         # what code.py imports before the app: the rest compiles later
 Disp.width = %d
 Disp.height = %d
 THINK = [0]
-_decide = sixtysix.game.Game.decide
-def _timed(self, seat):
-    t = now()
-    a = _decide(self, seat)
-    THINK[0] += now() - t
-    return a
-sixtysix.game.Game.decide = _timed
+TIMED = [None]                  # the sixtysix.game whose Game.decide is timed
+def _time_decide():
+    game = sys.modules.get("sixtysix.game")
+    if game is None or game is TIMED[0]:
+        return
+    TIMED[0] = game
+    _decide = game.Game.decide
+    def _timed(self, seat):
+        t = now()
+        a = _decide(self, seat)
+        THINK[0] += now() - t
+        return a
+    game.Game.decide = _timed
 KEYS = %s
 class Board:                    # what the app reads of the profile
     BAUDRATE = %r
@@ -292,23 +322,39 @@ class Speaker:
     def off(self):
         pass
 def boot():
-    global app, OUT
+    global app, OUT, BOOT
+    for name in list(sys.modules):      # a power-on: nothing the last boot compiled is kept
+        if name not in BASE:
+            del sys.modules[name]
+            dot = name.rfind(".")
+            if name[:dot] in sys.modules:
+                try:
+                    delattr(sys.modules[name[:dot]], name[dot + 1:])
+                except AttributeError:
+                    pass
+    gc.collect()
     q.q = []
     T[0] = 0.0
+    t = now()
+    from sixtysix.app import App
     app = App(Disp(), q, %r, bytearray(b"\\xff" * 4096), clock, assets="/lib/assets", seed=%d,
               board=Board, sound=%s)
+    BOOT = now() - t            # the app's import and App(): the power-on, to the title's art
+    for i, v in %r:
+        app.settings.index[i] = v
     OUT = []
 def frame(i):
     for n, p in KEYS.get(i, ()):
         q.q.append(Ev(n, p))
     T[0] += %r
     THINK[0] = 0
+    _time_decide()
     t = now()
     app.step()
     ms = now() - t
     OUT.append((i, ms - THINK[0], THINK[0], SIG(app)))
 """ % (sim.width, sim.height, repr(keys), sim.profile.BAUDRATE, sim.profile.HOLDS, sim.profile.LABELS,
-       sim.profile.NAME, sim.profile.LINK_TX, sim.profile.LINK_RX, sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", FRAME)
+       sim.profile.NAME, sim.profile.LINK_TX, sim.profile.LINK_RX, sim.roles, sim.seed, "None" if sim.speaker is None else "Speaker()", sim.choices, FRAME)
         setup += "\n" + _source(signature).replace("def signature", "def SIG")
         # Pauses that are not the firmware's only ever add time: Node's (its JIT, its
         # garbage collector) fall where the calls into the VM fall, the VM's own (its heap
@@ -325,7 +371,7 @@ def frame(i):
                 steps.append("boot()")
                 for i in range(0, sim.steps, chunk):     # the VM collects between calls
                     steps.append("for i in range(%d, %d):\n    frame(i)" % (i, min(i + chunk, sim.steps)))
-            steps.append("print(json.dumps([REF, OUT]))")
+            steps.append("print(json.dumps([REF, OUT, BOOT]))")
             out = mpvm.run(steps, packages=packages, timeout=900, heapsize=HEAP)
             runs.append(json.loads(out.strip().splitlines()[-1]))
     ref = {k: min(r[0][k] for r in runs) for k in BOARD_REF_MS}
@@ -334,7 +380,7 @@ def frame(i):
     for rows in zip(*(r[1] for r in runs)):
         i, sig = rows[0][0], rows[0][3]
         times[i] = (min(r[1] for r in rows) * scale, min(r[2] for r in rows) * scale, sig)
-    return scale, times
+    return scale, times, min(r[2] for r in runs) * scale
 
 
 def _source(fn):
@@ -374,13 +420,34 @@ def actions(sim):
     return rows
 
 
-def measure(profile, deals=2, seed=3, python=True, replays=5):
-    """The figures for one profile (see the module docstring) as a dict."""
+class PowerOn:
+    """`with PowerOn():` none of the game's modules (sixtysix, shared_rules) imported, as
+    at a power-on, so the simulator's firmware loads what the board's does (the VM replay
+    starts the same way); the process's own are back afterwards."""
+    OURS = ("sixtysix", "shared_rules")
+
+    def __enter__(self):
+        self.kept = {n: m for n, m in sys.modules.items() if n.split(".")[0] in self.OURS}
+        for n in self.kept:
+            del sys.modules[n]
+        return self
+
+    def __exit__(self, *exc):
+        for n in [n for n in sys.modules if n.split(".")[0] in self.OURS]:
+            del sys.modules[n]
+        sys.modules.update(self.kept)
+
+
+def measure(profile, deals=2, seed=3, python=True, replays=5, rules=None, level=None):
+    """The figures for one profile (see the module docstring) as a dict; `rules`, `level`:
+    the Settings chosen (default: standard, normal)."""
     sim = Recorder(profile, seed)
-    play_script(sim, deals)
+    with PowerOn():
+        play_script(sim, deals, rules, level)
     scale = None
+    boot_ms = 0.0
     if python:
-        scale, times = vm_python(sim, replays)
+        scale, times, boot_ms = vm_python(sim, replays)
         for f in sim.frames:
             ms, think, sig = times[f.step]
             if sig != f.signature:
@@ -394,16 +461,20 @@ def measure(profile, deals=2, seed=3, python=True, replays=5):
         k["first"].append(first)
         k["settled"].append(settled)
         k["pixels"].append(pixels)
-    frames = sim.frames[1:]                     # not the power-on picture
-    out = {"profile": profile, "size": [sim.width, sim.height], "deals": deals, "seed": seed,
+    frames = sim.frames
+    art = boot_ms + sum(r.ms for r in sim.boot_refresh)
+    ready = [i for i, f in enumerate(frames) if f.step <= sim.menu_at]
+    menu = art + FRAME * 1000 + timeline(frames, 0)[ready[-1]]
+    out = {"profile": profile, "rules": rules or "standard", "level": level or "normal", "size": [sim.width, sim.height], "deals": deals, "seed": seed,
            "python": "board estimate from the VM (x%.1f)" % scale if python else "left out",
            "frames": {}, "thinking_worst_ms": round(max(f.thinking_ms for f in frames), 1),
-           "actions": {}}
-    for kind in ("frame", "save", "build", "warm"):
+           "actions": {}, "power_on": {"art_ms": round(art, 1), "menu_ms": round(menu, 1),
+                                       "app_ms": round(boot_ms, 1)}}
+    for kind in ("frame", "save", "build", "warm", "loading"):
         some = [f for f in frames if f.kind == kind]
         if some:
             out["frames"][kind] = frame_figures(some)
-    out["worst_frame_ms"] = max(f["worst_ms"] for f in out["frames"].values())
+    out["worst_frame_ms"] = max(f["worst_ms"] for k, f in out["frames"].items() if k != "loading")
     out["builds"] = {}                          # per screen: its building frames
     for f in frames:
         if f.screen is not None:
@@ -440,7 +511,7 @@ def verdicts(r):
     deals = [a[k]["settled_worst"] for k in ("new match", "next deal") if k in a]
     if deals:
         out.append(("a deal dealt <= %d ms" % GOALS["deal settled"], max(deals)))
-    out.append(("any frame (building ones too) <= %d ms" % GOALS["frame"], r["worst_frame_ms"]))
+    out.append(("any frame but loading ones <= %d ms" % GOALS["frame"], r["worst_frame_ms"]))
     return [(goal, ms, ms <= float(goal.split("<= ")[1].split()[0])) for goal, ms in out]
 
 
@@ -448,8 +519,8 @@ def report(rows):
     """Printable lines for a list of measure() results."""
     lines = []
     for r in rows:
-        lines.append("%s %dx%d: %d deals, seed %d; python: %s" % (
-            r["profile"], r["size"][0], r["size"][1], r["deals"], r["seed"], r["python"]))
+        lines.append("%s %dx%d: %s at %s, %d deals, seed %d; python: %s" % (
+            r["profile"], r["size"][0], r["size"][1], r["rules"], r["level"], r["deals"], r["seed"], r["python"]))
         lines.append("  %-12s %4s %17s %19s %17s" % ("key", "n", "first ms (worst/mean)",
                                                      "settled ms (w/m)", "pixels (w/m)"))
         for kind, a in r["actions"].items():
@@ -466,6 +537,9 @@ def report(rows):
             p = f["worst_parts"]
             lines.append("  building %-14s %3d frames: worst %6.1f ms (display %.1f, python %.1f), mean %.1f" % (
                 name, f["n"], f["worst_ms"], p["display"], p["python"], f["mean_ms"]))
+        p = r["power_on"]
+        lines.append("  power-on (code.py's app import and App() %.0f ms): the title's art at %.0f ms, "
+                     "its menu ready at %.0f ms" % (p["app_ms"], p["art_ms"], p["menu_ms"]))
         lines.append("  the computer's thinking, not counted above: worst %.0f ms" % r["thinking_worst_ms"])
         for goal, ms, met in verdicts(r):
             lines.append("  %-40s %7.1f  %s" % (goal, ms, "met" if met else "NOT MET"))

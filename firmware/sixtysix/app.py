@@ -32,6 +32,7 @@ as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, 
 over the felt that stays, so no refresh redraws the whole screen after the first.
 """
 import gc
+import sys
 import displayio
 import sixtysix
 from sixtysix import store, ui
@@ -51,9 +52,6 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
-# What the title's choices need, imported one a frame once the title is on the screen
-# (App.warm_up), then what the chosen game needs beyond them (App.warm_deal).
-WARM = ("sixtysix.savegame", "sixtysix.game")
 # What App.open starts a match for (the rest are menu screens).
 MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 # The module (of sixtysix) each menu screen is in: each compiles in a frame of its own
@@ -61,6 +59,9 @@ MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
          "rules": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
          "link": "friends"}
+# What a screen's next screen needs beyond its menu module, loaded one a frame before it
+# opens (App.step): pass-and-play's set-up leads to its table.
+OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",)}
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -127,7 +128,8 @@ class App:
         if power is not None and power.has_battery:
             from sixtysix.battery import Battery
             self.battery = Battery(power)
-        self.warm = list(WARM) + [self.warm_deal]
+        self.warm = []          # what to do in the next frames without a key (App.idle)
+        self.loading = None     # the title loading before it takes keys (sixtysix.loading), or None
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
         resume = "title"
@@ -138,8 +140,9 @@ class App:
             self.settings.save(self.store)  # (once: the settings mark the device as used)
         self.open(resume)
         while self.wipe is not None and self.wipe.step():
-            pass                        # drawn whole at power-on
+            pass                        # drawn whole at power-on (the title: its art; then it loads)
         self.wipe = None
+        self.show_now()                 # shown at once: the first frame is the first of loading
 
     # ---- platform glue ---------------------------------------------------------
 
@@ -208,11 +211,14 @@ class App:
             self.wipe = None
 
     def title(self):
+        """The title: its heading and fan at once, then (sixtysix.loading) everything its
+        choices need, one module a frame, before its menu shows and it takes keys."""
         from sixtysix.title import Title
+        from sixtysix.loading import Loading
         self.clear()
         self.name = "title"
-        self.warm.extend(("sixtysix.tableparts", "sixtysix.tablebuild"))  # (forgotten once a table is built)
         self.set_screen(Title(self))
+        self.loading = Loading(self)
 
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
@@ -265,11 +271,16 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        # not while the cards are out: the menu screens, the ways to a match, its options' checks
-        sixtysix.forget("title", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
-                        "shared_rules.overrides")
-        if hasattr(match.deal, "trick"):        # a team deal: not the two-handed one, which the
-            sixtysix.forget("shared_rules.deal", "shared_rules.view")   # title may have loaded
+        from sixtysix.loading import keep, needs
+        need = needs(match.rules.game, level)
+        keep(need)                          # what the title loaded for another game or level
+        # not while the cards are out: the menu screens and their loading, the ways to a
+        # match, its options' checks
+        gone = ["title", "loading", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
+                "shared_rules.overrides"]
+        if people == 1:
+            gone.append("passplay")         # (loaded for a pass-and-play set-up left)
+        sixtysix.forget(*gone)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
@@ -285,9 +296,10 @@ class App:
             self.set_screen(Game(self, match, level, fresh))
         if session is None and self.session is not None:
             from sixtysix import linkmatch      # (loaded: the session is its)
-            self.warm.append(lambda: linkmatch.drop(self))      # before the computer's modules
-        game = match.rules.game
-        self.warm.append(lambda: self.warm_ai(level, game))
+            self.warm.append(lambda: linkmatch.drop(self))
+        # what no loading screen loaded (a screen other than the title woken from deep
+        # sleep led here): one a frame, after the table's build
+        self.warm.extend(n for n in need if n not in sys.modules)
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -339,7 +351,7 @@ class App:
         return busy is not None and busy()
 
     def idle(self, now, drew):
-        """A frame with no key: import what the title needs; rewrite the save log when it
+        """A frame with no key: what is to be done meanwhile (App.warm); rewrite the save log when it
         is nearly full (a sector erase, ~45 ms); dim, turn off, deep sleep; read the
         battery. Not in a frame that drew (`drew`: the screen was busy when it began): each
         of these is a frame's work of its own, never added to a key's or an animation's."""
@@ -367,48 +379,13 @@ class App:
             self.low_battery()
 
     def warm_up(self):
-        """Import one module (a name in self.warm, or a function that imports one) the
-        title's choices or the match's computer need; then make sure the saved match
-        really continues (a damaged one is reported on the title), and write a store that
-        needs rewriting (damaged, cut short) now, while the title leaves the heap free,
-        rather than in the frame that starts a match (a newer version's is kept until
-        something is saved). Compiling a module takes several times its size in heap for
-        a moment: one a frame, while the screen waits."""
+        """One thing to do while the screen waits (self.warm: a function, or a module to
+        import), in a frame of its own."""
         w = self.warm.pop(0)
         if callable(w):
             w()
         else:
             __import__(w)
-        if self.warm:
-            return
-        st = self.store
-        if self.name == "title" and st.in_progress() and st.header() is not None:   # (linked: when continued)
-            got = self.load_match()
-            if not isinstance(got, tuple):
-                self.damaged(got)
-        if st.dirty and st.problem != store.NEWER:
-            st.rewrite()
-
-    def warm_deal(self):
-        """The modules the chosen game needs, one a frame, so its first frame compiles
-        nothing: the module that deals it (a saved match brings its own), and for a family
-        game shared_rules.family (and sixtysix.teams for a team game)."""
-        from shared_rules.rules import TEAM_GAMES
-        game = self.settings.rules().game
-        if not self.store.in_progress():
-            self.warm.append("shared_rules.team" if game in TEAM_GAMES else "shared_rules.deal")
-        if game not in PLAIN:
-            self.warm.append("shared_rules.family")
-        if game in TEAM_GAMES:
-            self.warm.append("sixtysix.teams")
-
-    def warm_ai(self, level, game):
-        """The package of a match's computer; its modules follow, one a frame."""
-        try:
-            from shared_rules import ai
-        except ImportError:
-            return                              # a board without the AI
-        self.warm.extend(ai.modules(level, game))
 
     def deep_sleep(self):
         """Save, then sleep until the wake button (the board restarts, the app comes
@@ -450,7 +427,7 @@ class App:
             self.sync(self.store, s)        # what was done since the last poll, saved before it
             s.poll(self.clock())
             self.sync(self.store, s)        # what the poll changed
-        changing = self.wipe is not None or self.going is not None
+        changing = self.wipe is not None or self.going is not None or self.loading is not None
         role = None if changing else self.keys.poll()
         now = self.clock()
         if self.sound is not None:
@@ -469,14 +446,16 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            menu = MENUS.get(name)
-            if menu is None or hasattr(sixtysix, menu):
+            need = self.before(name)
+            if need is None:
                 self.going = None
                 self.open(name)
             elif self.screen is not None:   # the old screen's heap first (its own frame),
-                self.clear()                # then the new one's module, then the screen
+                self.clear()                # then the new one's modules, one a frame, then the screen
             else:
-                __import__("sixtysix." + menu)
+                __import__(need)
+        elif self.loading is not None:
+            self.loading.step()
         else:
             drew = self.busy()
             nxt = self.screen.tick(role)
@@ -485,6 +464,17 @@ class App:
             elif role is None:
                 self.idle(now, drew)
         self.show_now()
+
+    def before(self, name):
+        """The next module screen `name` needs before it opens (its menu module, what its
+        next screen needs: OPENS), or None."""
+        menu = MENUS.get(name)
+        if menu is not None and not hasattr(sixtysix, menu):
+            return "sixtysix." + menu
+        for need in OPENS.get(name, ()):
+            if need not in sys.modules:
+                return need
+        return None
 
     def run(self, sleep):
         """Forever: a step, then sleep until the next frame is due. keypad queues the

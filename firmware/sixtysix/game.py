@@ -546,7 +546,7 @@ class Game:
             self.table.message("Thinking...")
             self.app.show_now()
         if self.app.warm:
-            return          # App.idle imports its modules first, one a frame (App.warm_ai)
+            return          # App.idle does what it was given to do first (App.warm)
         action = self.decide(seat)
         if action is None:
             action = greedy(d)

@@ -247,11 +247,12 @@ class Show:
     the screen, one a frame after those parts: each is the Python of a frame of its own,
     and what it appends to the group comes back a few a frame as well, before the next
     step (so a screen too dear to build in one frame appears in reading order); a step
-    may return more steps, which come next."""
+    may return more steps, which come next. `start`: the group's parts before it are
+    already drawn and stay."""
 
-    def __init__(self, group, steps=None):
+    def __init__(self, group, steps=None, start=0):
         self.group = group
-        self.todo = self.take(group)        # (group, part) in drawing order, then steps
+        self.todo = self.take(group, start)     # (group, part) in drawing order, then steps
         if steps:
             self.todo.extend(steps)
             del steps[:]                    # used up: what builds a screen leaves the heap
