@@ -7,8 +7,8 @@ sixtysix.linkscreen.
 None of it is needed at the table (sixtysix.passplay, sixtysix.linktable): App.start
 drops this module, so that Hard's search fits beside pass-and-play.
 """
+import sixtysix
 from sixtysix import ui
-from sixtysix.seats import COMPASS
 
 
 def open(app, name):
@@ -29,6 +29,74 @@ def open(app, name):
         else:
             make = Friend if name == "friend" else PassSetup
         app.set_screen(make(app))
+
+
+# What link play's screens need, dependencies first (App.needs compiles one a frame
+# while the screen loads): the session, and on the link screen the engine of every game
+# an offer may name (the match starts as soon as both have revealed, in a frame that
+# answers a key or waits for one); at a linked match's table, the table and the match's
+# own engine and computer (start_linked forgets what that match does not use).
+SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
+           "sixtysix.linkmatch")
+SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
+          "shared_rules.team")
+TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild",
+         "sixtysix.linktable", "shared_rules.family")
+
+
+def needs(app, name):
+    """App.needs for the ways to play a friend (pass-and-play's set-up, link play's screen
+    "link", and its tables "linkgame", "linked"):
+    the next module to compile, or None when all are loaded."""
+    import sys
+    if name == "pass":
+        return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
+    if name not in ("link", "linkgame", "linked"):
+        return None
+    want = SESSION + (SCREEN if name == "link" else TABLE)
+    for m in want:
+        if m not in sys.modules:
+            return m
+    if name == "link":
+        return None
+    rules = match_rules(app)
+    if rules is None:
+        return None                 # no match to show: start_linked goes to the title
+    from shared_rules.rules import TEAM_GAMES
+    more = ("shared_rules.team",) if rules.game in TEAM_GAMES else ("shared_rules.view", "shared_rules.deal")
+    if rules.players > 2 or rules.game in TEAM_GAMES:
+        more += ("sixtysix.teams",)         # the table's parts for more players or bidding
+    try:
+        from shared_rules import ai
+        more += ai.modules(level(app), rules.game)
+    except ImportError:
+        pass                        # a board without the AI
+    for m in more:
+        if m not in sys.modules:
+            return m
+    return None
+
+
+def match_rules(app):
+    """The rules of the linked match to show: the session's, or the saved one's (None:
+    there is none, or its save makes no sense)."""
+    s = app.session
+    if s is not None:
+        return s.proposal.rules if s.proposal is not None else None
+    from sixtysix.store import LINKED
+    from sixtysix.linkmatch import Proposal
+    h = app.store.header(LINKED)
+    try:
+        return Proposal.from_bytes(h, 12)[0].rules
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
+def level(app):
+    """The level of a linked match's computer players: Hard's search does not fit beside
+    the ~30 KB a linked match's table keeps resident (docs/LINK.md), so Normal at most."""
+    level = app.settings.get("level")
+    return "normal" if level == "hard" else level
 
 
 def link_session(app):
@@ -87,10 +155,9 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
-    level = app.settings.get("level")
-    # Hard's search does not fit beside the ~30 KB a linked match's table keeps resident
-    # (docs/LINK.md): the computer players of a linked match play Normal at most
-    app.start(s.match, "normal" if level == "hard" else level, fresh and not s.count(), session=s)
+    if not hasattr(s.match.deal, "trick"):      # (the link screen loaded every game's engine)
+        sixtysix.forget("shared_rules.team")
+    app.start(s.match, level(app), fresh and not s.count(), session=s)
 
 
 # ---- the screens on the way ---------------------------------------------------------
@@ -120,6 +187,7 @@ class PassSetup:
     people at least); the names are the seats' compass points."""
 
     def __init__(self, app):
+        from sixtysix.seats import COMPASS      # (loaded: friends.needs)
         self.app = app
         self.group = g = ui.screen(app, "Pass and play")
         lay = app.layout
