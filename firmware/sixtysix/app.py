@@ -57,11 +57,10 @@ WARM = ("sixtysix.savegame", "sixtysix.game")
 # What App.open starts a match for (the rest are menu screens).
 MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
 # The module (of sixtysix) each menu screen is in: each compiles in a frame of its own
-# when its screen is opened (App.step) and none stays loaded while a match plays. Link
-# play's screens and tables need more, which sixtysix.friends names (friends.needs).
+# when its screen is opened (App.step) and none stays loaded while a match plays.
 MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
          "rules": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
-         "link": "friends", "linkgame": "friends", "linked": "friends"}
+         "link": "friends"}
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -124,7 +123,6 @@ class App:
         self.name = "title"
         self.wipe = None        # the screen being shown or hidden a few layers a frame (ui)
         self.going = None       # the screen to open once the current one is hidden
-        self.bar = None         # ... and while it loads, a dot a module compiled (App.loading)
         self.battery = None
         if power is not None and power.has_battery:
             from sixtysix.battery import Battery
@@ -243,36 +241,6 @@ class App:
             friends.open(self, name)
         else:
             self.title()
-
-    def needs(self, name):
-        """The next module screen `name` needs that is not loaded yet (its dependencies
-        come first), or None: App.step compiles one a frame before it opens the screen,
-        so no frame that waits for a key or answers one compiles anything."""
-        if name == "continue" and self.store.header(store.LINKED) is not None:
-            name = "linked"
-        menu = MENUS.get(name)
-        if menu is None:
-            return None
-        if not hasattr(sixtysix, menu):
-            return "sixtysix." + menu
-        if menu == "friends":
-            from sixtysix import friends
-            return friends.needs(self, name)
-        return None
-
-    def loading(self, more):
-        """While a screen loads, a row of dots where its text will be, one more a module
-        compiled (`more`); False: the screen opens, the dots go."""
-        if not more:
-            if self.bar is not None:
-                self.root.remove(self.bar)
-                self.bar = None
-            return
-        if self.bar is None:
-            self.bar = displayio.Group()
-            self.root.append(self.bar)
-        n = len(self.bar)
-        self.bar.append(ui.rect(6 + 6 * n, self.layout.body_y + 4, 4, 4, ui.SOFT))
 
     def menu_screen(self, name, make):
         self.clear()
@@ -501,16 +469,14 @@ class App:
                 self.wipe = None
         elif self.going is not None:        # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
-            need = self.needs(name)
-            if need is None:
+            menu = MENUS.get(name)
+            if menu is None or hasattr(sixtysix, menu):
                 self.going = None
-                self.loading(False)
                 self.open(name)
             elif self.screen is not None:   # the old screen's heap first (its own frame),
-                self.clear()                # then the new one's modules, then the screen
+                self.clear()                # then the new one's module, then the screen
             else:
-                __import__(need)
-                self.loading(True)
+                __import__("sixtysix." + menu)
         else:
             drew = self.busy()
             nxt = self.screen.tick(role)

@@ -7,6 +7,7 @@ sixtysix.linkscreen.
 None of it is needed at the table (sixtysix.passplay, sixtysix.linktable): App.start
 drops this module, so that Hard's search fits beside pass-and-play.
 """
+import displayio
 import sixtysix
 from sixtysix import ui
 
@@ -15,6 +16,8 @@ def open(app, name):
     """App.open for the ways to play a friend: their screens ("friend", "pass", "link")
     and their matches ("passgame" a new one, "linkgame" the one just agreed, "linked"
     the one saved)."""
+    if load(app, name):
+        return
     if name == "passgame":
         if app.session is not None and app.session.in_match():
             app.session.leave()     # this match replaces the linked one: the other device is told
@@ -31,7 +34,7 @@ def open(app, name):
         app.set_screen(make(app))
 
 
-# What link play's screens need, dependencies first (App.needs compiles one a frame
+# What link play's screens need, dependencies first (load compiles one a frame
 # while the screen loads): the session, and on the link screen the engine of every game
 # an offer may name (the match starts as soon as both have revealed, in a frame that
 # answers a key or waits for one); at a linked match's table, the table and the match's
@@ -44,10 +47,34 @@ TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.t
          "sixtysix.linktable", "shared_rules.family")
 
 
-def needs(app, name):
-    """App.needs for the ways to play a friend (pass-and-play's set-up, link play's screen
-    "link", and its tables "linkgame", "linked"):
-    the next module to compile, or None when all are loaded."""
+def load(app, name):
+    """Compile the next module screen `name` needs (missing), if any, and come back in
+    the next frame (app.going: App.step calls open again, and reads no key meanwhile), so
+    that each frame compiles one module, and none compiles while a screen waits for a key
+    or answers one; the old screen's heap goes first, in a frame of its own. While the
+    screen loads, a dot more a frame where its text will be. False: all is loaded."""
+    m = missing(app, name)
+    dots = getattr(app, "dots", None)   # (the app's: a simulator may run two)
+    if m is None:
+        if dots is not None:
+            app.root.remove(dots)
+            app.dots = None
+        return False
+    app.going = name
+    if app.screen is not None:
+        app.clear()
+        return True
+    __import__(m)
+    if dots is None:
+        dots = app.dots = displayio.Group()
+        app.root.append(dots)
+    dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
+    return True
+
+
+def missing(app, name):
+    """The next module screen `name` needs that is not loaded (dependencies first), or
+    None."""
     import sys
     if name == "pass":
         return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
