@@ -300,7 +300,8 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
 # Link play's modules, and what a linked match's engine and computer load: forgotten
 # before the test below (and put back after it), so that it sees them compiled.
 LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",
-                "sixtysix.linkmatch", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
+                "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkmatch",
+                "sixtysix.linkrestore", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
                 "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy", "shared_rules.ai.normal",
                 "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
 
@@ -369,5 +370,5 @@ def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeyp
     assert compiled, "nothing was compiled: the test saw nothing"
     wrong = [f for f in compiled if not f[1] or len(f[3]) > 1]
     assert not wrong, wrong
-    assert {"sixtysix.linkmatch", "sixtysix.linktable", "shared_rules.ai.normal"} <= \
+    assert {"sixtysix.linkmatch", "sixtysix.linkrestore", "sixtysix.linktable", "shared_rules.ai.normal"} <= \
         {m for f in compiled for m in f[3]}

@@ -40,7 +40,7 @@ def open(app, name):
 # answers a key or waits for one); at a linked match's table, the table and the match's
 # own engine and computer (start_linked forgets what that match does not use).
 SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
-           "sixtysix.linkmatch")
+           "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkmatch")
 SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
           "shared_rules.team")
 TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild",
@@ -81,6 +81,10 @@ def missing(app, name):
     if name not in ("link", "linkgame", "linked"):
         return None
     want = SESSION + (SCREEN if name == "link" else TABLE)
+    if app.session is None:
+        from sixtysix.store import LINKED
+        if app.store.header(LINKED) is not None:
+            want += ("sixtysix.linkrestore",)   # a saved linked match to rebuild
     for m in want:
         if m not in sys.modules:
             return m
@@ -111,7 +115,7 @@ def match_rules(app):
     if s is not None:
         return s.proposal.rules if s.proposal is not None else None
     from sixtysix.store import LINKED
-    from sixtysix.linkmatch import Proposal
+    from sixtysix.linkterms import Proposal
     h = app.store.header(LINKED)
     try:
         return Proposal.from_bytes(h, 12)[0].rules
@@ -144,6 +148,7 @@ def link_session(app):
                 app.notice = "This device has no link cable port"
             return None
         from sixtysix import linkmatch
+        from sixtysix.linkterms import random_id
         from sixtysix.link import Link
         from sixtysix.store import CORRUPT
         from sixtysix.app import NOTICES
@@ -152,7 +157,7 @@ def link_session(app):
             app.entropy = random_bytes
         st = app.settings
         if not st.device_id:
-            st.device_id = linkmatch.random_id(app.entropy)
+            st.device_id = random_id(app.entropy)
             if st.index[NAME] == DEFAULTS[NAME]:
                 st.index[NAME] = st.device_id % len(CHOICES[NAME][2])
             st.save(app.store)
@@ -182,6 +187,7 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
+    sixtysix.forget("linkrestore")              # (rebuilt: needed no more)
     if not hasattr(s.match.deal, "trick"):      # (the link screen loaded every game's engine)
         sixtysix.forget("shared_rules.team")
     app.start(s.match, level(app), fresh and not s.count(), session=s)

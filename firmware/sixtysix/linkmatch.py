@@ -33,126 +33,15 @@ The save (sixtysix.store): a LINKED record holds header() (written again at each
 the set-up, so before any move), the moves follow as action records, and a close asked
 for is an ASKED record; restore() rebuilds the session from them.
 """
-from shared_rules.actions import CLOSE
-from shared_rules.errors import IllegalMove
-from shared_rules.match import COUNTING
-from shared_rules.rules import Rules, OPTIONS
-from sixtysix import fairseed
 from sixtysix.store import LINKED, ASKED, size, small
-from sixtysix.link import CLASH, MAX_PAYLOAD, put16, put32, u16, u32
-from sixtysix.crc import crc16
-
-# Messages: the first byte of a DATA payload.
-STATUS = 1       # phase, role, match id (4), actions (2), log CRC (2)
-PROPOSE = 2      # match id (4), commitment (32), proposal
-ACCEPT = 3       # match id (4), commitment (32)
-REVEAL = 4       # match id (4), value (16)
-ACTIONS = 5      # index of the first (2), then (seat, action) pairs
-REQUEST = 6      # index (2), seat, action: a close out of turn
-LEAVE = 7        # match id (4): declined, withdrawn or left
-DISAGREE = 8     # index (2), text: a refused action or a log mismatch
-
-# Phases (saved).
-NONE = 0         # no match (an offer received is not saved: the proposer repeats it)
-PROPOSED = 1     # proposer: waiting for the other device to accept
-ACCEPTED = 2     # accepter: committed, waiting for the proposer's value
-REVEALED = 3     # proposer: value revealed, waiting for the accepter's
-PLAYING = 4
-
-# Who holds a player (the proposal's seats, one per match player).
-PROPOSER = 0
-ACCEPTER = 1
-COMPUTER = 2
-
-# What the screens show: state().
-CONNECTING = "connecting"    # no match, no other device (yet)
-WAITING = "waiting"          # a match, but the other device is gone or catching up
-VERSION = "version"          # the other device speaks another protocol version
-IDLE = "idle"                # connected, no match: either device may propose
-OFFER = "offer"              # the other device proposes a match: accept or decline
-PROPOSING = "proposing"      # our proposal is waiting for the other device
-SHUFFLING = "shuffling"      # both agreed; the seed is being made
-PLAYING_NOW = "playing"
-OVER = "over"                # the match has ended on this device
-STOPPED = "stopped"          # mismatch, refused action, or the other device left
-
-FORMAT = 1                   # of header()
-MAGIC = 76                   # "L"
+from sixtysix.link import CLASH, u16, u32, put32
+from sixtysix.linkplay import Play
+from sixtysix.linkterms import STATUS, PROPOSE, ACCEPT, REVEAL, ACTIONS, REQUEST, LEAVE, DISAGREE, \
+    NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, COMPUTER, CONNECTING, WAITING, \
+    VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC
 
 
-def default_seats(players):
-    """Proposer first, the accepter next to it (two or three players) or opposite it,
-    as partners against two computer players (four players)."""
-    if players == 4:
-        return (PROPOSER, COMPUTER, ACCEPTER, COMPUTER)
-    return (PROPOSER, ACCEPTER, COMPUTER)[:players]
-
-
-def rules_text(rules):
-    """'american players=3 target=5': the rule set and its overrides."""
-    words = [rules.name]
-    for key in sorted(rules.overrides):
-        words.append(key + "=" + str(rules.overrides[key]))
-    return " ".join(words)
-
-
-def parse_rules(text):
-    """Rules from rules_text(); ValueError when this device does not know them."""
-    words = text.split()
-    if not words:
-        raise ValueError("no rule set")
-    options = {}
-    for word in words[1:]:
-        kv = word.split("=")
-        key, value = kv[0], kv[-1]
-        if len(kv) != 2 or key not in OPTIONS:
-            raise ValueError("unknown rule option " + key)
-        found = [v for v in OPTIONS[key] if str(v) == value]
-        if not found:
-            raise ValueError("rule option " + key + " cannot be " + value)
-        options[key] = found[0]
-    return Rules(words[0], **options)
-
-
-class Proposal:
-    """What a match is played by: rules (with the target), counting, and who holds each player."""
-
-    def __init__(self, rules, counting, seats):
-        players = rules.players
-        seats = tuple(seats)
-        if counting not in COUNTING:
-            raise ValueError("counting must be casual or classic")
-        if len(seats) != players or seats.count(PROPOSER) != 1 or seats.count(ACCEPTER) != 1 \
-                or [s for s in seats if s not in (PROPOSER, ACCEPTER, COMPUTER)]:
-            raise ValueError("each device holds one player, the computer the others")
-        self.rules = rules
-        self.counting = counting
-        self.seats = seats
-
-    def to_bytes(self):
-        packed = 0
-        for i in range(len(self.seats)):
-            packed |= self.seats[i] << 2 * i
-        text = rules_text(self.rules).encode()
-        return bytes((COUNTING.index(self.counting), packed, len(self.seats), len(text))) + text
-
-    @staticmethod
-    def from_bytes(raw, i):
-        """(Proposal, index after it) from raw[i:]; ValueError when it makes no sense."""
-        if len(raw) < i + 4:
-            raise ValueError("short proposal")
-        counting, packed, n, size = raw[i], raw[i + 1], raw[i + 2], raw[i + 3]
-        if counting >= len(COUNTING) or len(raw) < i + 4 + size:
-            raise ValueError("bad proposal")
-        try:
-            text = bytes(raw[i + 4:i + 4 + size]).decode()
-        except UnicodeError:
-            raise ValueError("bad rules text")
-        seats = [packed >> 2 * k & 3 for k in range(n)]
-        return Proposal(parse_rules(text), COUNTING[counting], seats), i + 4 + size
-
-
-class LinkedMatch:
+class LinkedMatch(Play):
     """This device's side of a linked match. `link` is a sixtysix.link.Link; `entropy(n)`
     gives n random bytes (os.urandom); `saved` is (header(), the moves as (seat, action),
     seat -1 for the seat to act, the log index of a close asked for or -1), as restore()
@@ -167,30 +56,8 @@ class LinkedMatch:
         self.notice = None           # a one-off message for the screen ("declined"); clear it when shown
         self._forget()
         if saved:
-            self._load(*saved)
-
-    def _forget(self):
-        self.phase = NONE
-        self.role = PROPOSER
-        self.peer_id = None
-        self.nonce = 0
-        self.proposal = None
-        self.value = None            # this device's shuffle value
-        self.peer_commit = None
-        self.peer_value = None
-        self.match = None
-        self.log = bytearray()       # (deal seat, action) per action, in order
-        self.crc = 0xFFFF            # CRC-16 of the log so far
-        self.requested = -1          # log index at which this device asked to close (saved:
-                                     # the close may come back after a restart)
-        self._volatile()
-
-    def _volatile(self):
-        """What the other device will tell again (never saved)."""
-        self.offer = None            # (match id, commitment, Proposal) received
-        self.inbox = []              # (seat, action, granted) to apply, oldest first
-        self.peer_count = 0          # actions the other device has (at least)
-        self.problem = None          # why the match stopped
+            from sixtysix.linkrestore import load
+            load(self, *saved)
 
     # ---- what the screens ask ------------------------------------------------------
 
@@ -282,91 +149,7 @@ class LinkedMatch:
         """True while this device's request to close is waiting for the other device."""
         return self.requested == self.count() and not self.problem
 
-    # ---- what the screens do ----------------------------------------------------------
-
-    def propose(self, rules, counting="casual", seats=None):
-        """Offer a match to the connected device; False when not possible now."""
-        if self.phase != NONE or self.offer or self.state() != IDLE:
-            return False
-        proposal = Proposal(rules, counting, seats or default_seats(rules.players))
-        self.role = PROPOSER
-        self.proposal = proposal
-        self.nonce = random_id(self.entropy)
-        self.value = fairseed.new_value(self.entropy)
-        self.peer_id = self.link.peer_id
-        self.phase = PROPOSED
-        self.changed = True
-        self._send_propose()
-        return True
-
-    def accept(self):
-        """Accept the offer on screen; False when there is none (or no link)."""
-        o = self.offer
-        if o is None or self.phase != NONE or not self.link.up():
-            return False
-        self.role = ACCEPTER
-        self.nonce, self.peer_commit, self.proposal = o
-        self.value = fairseed.new_value(self.entropy)
-        self.peer_id = self.link.peer_id
-        self.phase = ACCEPTED
-        self.offer = None
-        self.changed = True
-        self._send_accept()
-        return True
-
-    def leave(self):
-        """Decline the offer, withdraw the proposal or leave the match (also after it
-        stopped or ended); the other device is told when the link is up, and hears this
-        one's new STATUS (an offer it made meanwhile comes again)."""
-        nonce = self.offer[0] if self.offer else self.nonce
-        if nonce:
-            out = bytearray((LEAVE,))
-            put32(out, nonce)
-            self.link.send(out)
-        if self.phase != NONE:
-            self.changed = True
-        self._forget()
-        self._send_status()
-
-    def apply(self, action, seat):
-        """Play an action of a deal seat: the head of incoming(), or this device's own
-        (its player, or a computer player it plays). IllegalMove when not allowed; an
-        illegal action of the other device also stops the match (state STOPPED)."""
-        m = self.match
-        if m is None or self.problem:
-            raise IllegalMove("no linked match in play")
-        if not (0 <= action < 256 and 0 <= seat < 4):
-            raise IllegalMove("unknown action")
-        if m.deal.ended or m.over:
-            raise IllegalMove("the deal is over")
-        if self.inbox and self.inbox[0][0] == seat and self.inbox[0][1] == action:
-            granted = self.inbox.pop(0)[2]
-            if granted:                          # the other device's close, in our turn
-                self._commit(action, seat)
-            else:
-                self._take(action, seat)
-            return
-        if self.inbox:
-            raise IllegalMove("the other device has moved: show its move first")
-        if self._my_move() is None or seat >= len(m.deal.hands) \
-                or self.device_of(m.player_at(seat)) != self.role:
-            raise IllegalMove("not this device's turn" if self._synced() else "waiting for the other device")
-        self._commit(action, seat)
-
-    def request_close(self):
-        """Russian rules: ask to close the talon before the other player leads. The close
-        arrives later through incoming() if the other device still allows it."""
-        m = self.match
-        if not self._synced() or self.inbox or m.rules.closing != "either" or self.to_act() is None:
-            return False
-        seat = m.seat_of(self.local_player())
-        d = m.deal
-        if seat == d.to_act or seat >= len(d.hands) or CLOSE not in d.legal_actions(seat):
-            return False
-        self.requested = self.count()
-        self.changed = True
-        self._send_request()
-        return True
+    # ---- the link ----------------------------------------------------------------------
 
     def poll(self, now):
         """Run the link and take in what the other device sent."""
@@ -385,132 +168,6 @@ class LinkedMatch:
                 self._receive(p)
             except (IndexError, ValueError):
                 pass                             # a malformed message: as if never sent
-
-    # ---- the log ---------------------------------------------------------------------
-
-    def _commit(self, action, seat):
-        """Apply an action this device writes into the log, save-mark it and send it."""
-        self.match.apply(action, seat)
-        i = self.count()
-        self._append(seat, action)
-        out = bytearray((ACTIONS,))
-        put16(out, i)
-        out.append(seat)
-        out.append(action)
-        self.link.send(out)
-
-    def _append(self, seat, action):
-        pair = bytes((seat, action))
-        self.log.extend(pair)
-        self.crc = crc16(pair, self.crc)
-        self.changed = True
-
-    def _take(self, action, seat):
-        """An action of the other device: checked by ownership and by the rules engine."""
-        m = self.match
-        d = m.deal
-        i = self.count()
-        if seat >= len(d.hands):
-            self._refuse(i, "a seat that does not play now")
-        owner = self.device_of(m.player_at(seat))
-        mine_granted = action == CLOSE and owner == self.role and self.requested == i
-        if owner == self.role and not mine_granted:
-            self._refuse(i, "a move for this device's player")
-        try:
-            m.apply(action, seat)
-        except IllegalMove as e:
-            self._refuse(i, str(e.args[0]) if e.args else "an illegal move")
-        self._append(seat, action)
-
-    def _refuse(self, index, why):
-        self._stop("The other device made a move the rules forbid: " + why,
-                   "it refused your move " + str(index + 1) + ": " + why)
-        raise IllegalMove(self.problem)
-
-    def _my_move(self):
-        """The player to act when this device may move for it now, else None."""
-        p = self.to_act()
-        if p is None or self.inbox or not self._synced() or self.device_of(p) != self.role:
-            return None
-        return p
-
-    def _synced(self):
-        return self.phase == PLAYING and self.link.up() and self.peer is not None and not self.problem \
-            and not self._other_device() and self.count() + len(self.inbox) >= self.peer_count
-
-    def _other_device(self):
-        return self.phase != NONE and self.peer_id is not None and self.link.peer_id != self.peer_id
-
-    # ---- messages out -------------------------------------------------------------------
-
-    def _send_status(self):
-        out = bytearray((STATUS, self.phase, self.role))
-        put32(out, self.nonce)
-        put16(out, self.count())
-        put16(out, self.crc)
-        self.link.send(out)
-
-    def _send_request(self):
-        out = bytearray((REQUEST,))
-        put16(out, self.requested)
-        out.append(self.match.seat_of(self.local_player()))
-        out.append(CLOSE)
-        self.link.send(out)
-
-    def _send_propose(self):
-        out = bytearray((PROPOSE,))
-        put32(out, self.nonce)
-        out.extend(fairseed.commitment(self.value))
-        out.extend(self.proposal.to_bytes())
-        self.link.send(out)
-
-    def _send_accept(self):
-        out = bytearray((ACCEPT,))
-        put32(out, self.nonce)
-        out.extend(fairseed.commitment(self.value))
-        self.link.send(out)
-
-    def _send_reveal(self):
-        out = bytearray((REVEAL,))
-        put32(out, self.nonce)
-        out.extend(self.value)
-        self.link.send(out)
-
-    def _send_actions(self, start):
-        """The log from `start` on, in as few messages as fit."""
-        per = (MAX_PAYLOAD - 3) // 2
-        n = self.count()
-        while start < n:
-            end = min(n, start + per)
-            out = bytearray((ACTIONS,))
-            put16(out, start)
-            out.extend(self.log[2 * start:2 * end])
-            self.link.send(out)
-            start = end
-
-    def _withdraw(self, notice):
-        """Drop this device's proposal."""
-        self._forget()
-        self.changed = True
-        self.notice = notice
-
-    def _left(self, why):
-        """The other device is no longer in this match: it stops, unless it was over."""
-        if self.match is None or not self.match.over:
-            self._stop(why)
-
-    def _stop(self, why, tell=None):
-        """Stop the match with a message; `tell`: what the other device shows after
-        "The other device stopped the match: " (None: it finds out by itself)."""
-        self.problem = why
-        self.inbox = []
-        if tell is not None:
-            out = bytearray((DISAGREE,))
-            put16(out, self.count())
-            out.extend(tell.encode()[:MAX_PAYLOAD - 3])
-            self.link.send(out)
-
-    # ---- messages in ---------------------------------------------------------------------
 
     def _receive(self, p):
         kind = p[0]
@@ -557,113 +214,6 @@ class LinkedMatch:
                 or phase == REVEALED and self.phase == PLAYING and self.role == ACCEPTER:
             self._send_reveal()
 
-    def _compare(self, count, crc):
-        """Both play this match: the one ahead sends what the other lacks."""
-        self.peer_count = count
-        mine = self.count()
-        if count <= mine and (crc16(self.log[:2 * count]) if count < mine else self.crc) != crc:
-            why = "the two devices disagree about this match (moves: " + str(mine) + " and " + str(count) + ")"
-            self._stop("The devices stopped: " + why, why)
-        elif count < mine:
-            self._send_actions(count)
-
-    def _on_propose(self, nonce, commit, p):
-        try:
-            proposal = Proposal.from_bytes(p, 37)[0]
-        except ValueError as e:
-            out = bytearray((LEAVE,))
-            put32(out, nonce)
-            self.link.send(out)
-            self.notice = "The other device offers a game this one does not know (" + str(e) + ")"
-            return
-        if self.phase == PROPOSED and nonce != self.nonce:
-            if self.link.device_id > self.link.peer_id:
-                return                           # both proposed at once: ours stands
-            self._withdraw(None)
-        if self.phase == NONE:
-            if not self.offer or self.offer[0] != nonce:
-                self.offer = (nonce, commit, proposal)
-        elif nonce == self.nonce and self.phase == ACCEPTED:
-            self._send_accept()
-
-    def _on_accept(self, nonce, commit):
-        if nonce != self.nonce or self.role != PROPOSER:
-            return
-        if self.phase == PROPOSED:
-            self.peer_commit = commit
-            self.phase = REVEALED
-            self.changed = True
-            self._send_reveal()
-        elif self.phase != NONE and commit != self.peer_commit:
-            self._stop("The other device changed its shuffle commitment", "it saw your shuffle commitment change")
-
-    def _on_reveal(self, nonce, value):
-        if nonce != self.nonce or self.phase not in (ACCEPTED, REVEALED, PLAYING):
-            return
-        if self.phase == PLAYING:
-            if value != self.peer_value:
-                self._stop("The other device changed its shuffle value", "it saw your shuffle value change")
-            return
-        if not fairseed.opens(value, self.peer_commit):
-            self._stop("The other device's shuffle value does not match its commitment",
-                       "your shuffle value does not match your commitment")
-            return
-        self.peer_value = value
-        self._start()
-        self.changed = True
-        if self.role == ACCEPTER:
-            self._send_reveal()
-
-    def _start(self):
-        from shared_rules.family import new_match
-        pv, av = (self.value, self.peer_value) if self.role == PROPOSER else (self.peer_value, self.value)
-        p = self.proposal
-        self.match = new_match(p.rules, p.counting, fairseed.match_seed(pv, av))
-        self.phase = PLAYING
-
-    def _on_actions(self, index, pairs):
-        if self.phase != PLAYING or self.problem:
-            return
-        base = self.count()
-        n = len(pairs) // 2
-        for k in range(n):
-            i = index + k
-            seat, action = pairs[2 * k], pairs[2 * k + 1]
-            if i < base:
-                same = self.log[2 * i] == seat and self.log[2 * i + 1] == action
-            elif i < base + len(self.inbox):
-                e = self.inbox[i - base]
-                same = e[0] == seat and e[1] == action
-            elif i == base + len(self.inbox):
-                self.inbox.append((seat, action, False))
-                continue
-            else:
-                self._send_status()              # a gap: ask for the missing part
-                break
-            if not same:
-                why = "the two devices disagree about move " + str(i + 1)
-                self._stop("The devices stopped: " + why, why)
-                return
-        self.peer_count = max(self.peer_count, index + n)
-
-    def _on_request(self, index, seat, action):
-        m = self.match
-        if action != CLOSE or index != self.count() or self.inbox or self._my_move() is None:
-            return
-        d = m.deal
-        if seat < len(d.hands) and self.device_of(m.player_at(seat)) != self.role \
-                and CLOSE in d.legal_actions(seat):
-            self.inbox.append((seat, CLOSE, True))
-
-    def _on_leave(self, nonce):
-        if self.offer and self.offer[0] == nonce:
-            self.offer = None
-            self.notice = "The other device withdrew its offer"
-        elif nonce == self.nonce and self.phase == PROPOSED:
-            self._withdraw("The other device declined")
-        elif nonce == self.nonce and self.phase != NONE and not self.problem:
-            self._left("The other device has left this match")
-
     # ---- saved state -------------------------------------------------------------------
 
     def header(self):
@@ -679,46 +229,6 @@ class LinkedMatch:
         out.extend(self.peer_commit or bytes(32))
         out.extend(self.peer_value or bytes(16))
         return bytes(out)
-
-    def _load(self, raw, moves, requested):
-        """Rebuild from a header, the moves and a close request; ValueError (a fresh
-        session) when they make no sense."""
-        try:
-            if raw[0] != MAGIC or raw[1] != FORMAT or raw[2] not in (PROPOSED, ACCEPTED, REVEALED, PLAYING) \
-                    or raw[3] not in (PROPOSER, ACCEPTER):
-                raise ValueError("not a linked match")
-            proposal, i = Proposal.from_bytes(raw, 12)
-            if len(raw) != i + 64:
-                raise ValueError("bad length")
-            self.phase, self.role = raw[2], raw[3]
-            self.peer_id = u32(raw, 4)
-            self.nonce = u32(raw, 8)
-            self.proposal = proposal
-            self.value = bytes(raw[i:i + 16])
-            if self.phase != PROPOSED:           # the accepter holds it from the offer
-                self.peer_commit = bytes(raw[i + 16:i + 48])
-            if self.phase == PLAYING:
-                self.peer_value = bytes(raw[i + 48:i + 64])
-                self._start()
-                self._replay(moves)
-                self.requested = requested
-            else:
-                for _ in moves:
-                    raise ValueError("moves before the match began")
-        except (IndexError, KeyError, TypeError, ValueError, IllegalMove) as e:
-            self._forget()
-            raise ValueError("bad linked match save: " + str(e))
-
-    def _replay(self, moves):
-        m = self.match
-        for seat, action in moves:
-            if m.deal.ended and not m.over:
-                m.next_deal()
-            if seat < 0:
-                seat = m.deal.to_act
-            m.apply(action, seat)
-            self._append(seat, action)
-        self.changed = False
 
 
 def sync(st, session):
@@ -755,12 +265,6 @@ def restore(st, link, entropy):
     return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
 
 
-def random_id(entropy):
-    """A random non-zero 30-bit number (match ids, device ids)."""
-    b = entropy(4)
-    return ((b[0] & 0x3F) << 24 | b[1] << 16 | b[2] << 8 | b[3]) or 1
-
-
 def drop(app):
     """Link play's session and modules (~21 KB) leave the heap while a match that is not
     linked plays (App.start), so that Hard's search fits: once the link has told the other
@@ -774,4 +278,5 @@ def drop(app):
         return
     app.session = app.sync = None
     import sixtysix
-    sixtysix.forget("linkmatch", "link", "fairseed", "sha256")
+    sixtysix.forget("linkmatch", "linkplay", "linkhandshake", "linkterms", "linkrestore", "link", "fairseed",
+                    "sha256")
