@@ -182,7 +182,7 @@ def test_another_protocol_version_shows_a_clear_message_on_both_link_screens():
 
 
 def test_an_illegal_move_from_the_other_device_stops_the_match_on_both_with_a_message():
-    from sixtysix.linkmatch import ACTIONS
+    from sixtysix.linkterms import ACTIONS
     from shared_rules import cards
     pair = Cable(7)
     pair.boot()
@@ -300,7 +300,8 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
 # Link play's modules, and what a linked match's engine and computer load: forgotten
 # before the test below (and put back after it), so that it sees them compiled.
 LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",
-                "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkmatch",
+                "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
+                "sixtysix.linkmatch",
                 "sixtysix.linkrestore", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
                 "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy", "shared_rules.ai.normal",
                 "shared_rules.ai.solver", "shared_rules.ai.team_greedy")

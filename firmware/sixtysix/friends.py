@@ -40,7 +40,8 @@ def open(app, name):
 # answers a key or waits for one); at a linked match's table, the table and the match's
 # own engine and computer (start_linked forgets what that match does not use).
 SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
-           "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkmatch")
+           "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
+           "sixtysix.linkmatch")
 SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
           "shared_rules.team")
 TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild",

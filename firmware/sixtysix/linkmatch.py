@@ -34,14 +34,14 @@ the set-up, so before any move), the moves follow as action records, and a close
 for is an ASKED record; restore() rebuilds the session from them.
 """
 from sixtysix.store import LINKED, ASKED, size, small
-from sixtysix.link import CLASH, u16, u32, put32
-from sixtysix.linkplay import Play
-from sixtysix.linkterms import STATUS, PROPOSE, ACCEPT, REVEAL, ACTIONS, REQUEST, LEAVE, DISAGREE, \
-    NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, COMPUTER, CONNECTING, WAITING, \
-    VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC
+from sixtysix.link import CLASH, put32
+from sixtysix.linkheard import Heard
+# (the phases, holders and states the screens read as linkmatch's too)
+from sixtysix.linkterms import NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, COMPUTER, \
+    CONNECTING, WAITING, VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC
 
 
-class LinkedMatch(Play):
+class LinkedMatch(Heard):
     """This device's side of a linked match. `link` is a sixtysix.link.Link; `entropy(n)`
     gives n random bytes (os.urandom); `saved` is (header(), the moves as (seat, action),
     seat -1 for the seat to act, the log index of a close asked for or -1), as restore()
@@ -149,71 +149,6 @@ class LinkedMatch(Play):
         """True while this device's request to close is waiting for the other device."""
         return self.requested == self.count() and not self.problem
 
-    # ---- the link ----------------------------------------------------------------------
-
-    def poll(self, now):
-        """Run the link and take in what the other device sent."""
-        link = self.link
-        link.poll(now)
-        if link.ups != self.ups:
-            self.ups = link.ups
-            self.peer = None
-            self.peer_count = 0
-            self._send_status()
-            if self.close_requested():
-                self._send_request()
-        while link.inbox:
-            p = link.inbox.pop(0)
-            try:
-                self._receive(p)
-            except (IndexError, ValueError):
-                pass                             # a malformed message: as if never sent
-
-    def _receive(self, p):
-        kind = p[0]
-        if kind == STATUS:
-            self._on_status(p[1], u32(p, 3), u16(p, 7), u16(p, 9))
-        elif kind == PROPOSE:
-            self._on_propose(u32(p, 1), bytes(p[5:37]), p)
-        elif kind == ACCEPT:
-            self._on_accept(u32(p, 1), bytes(p[5:37]))
-        elif kind == REVEAL:
-            self._on_reveal(u32(p, 1), bytes(p[5:21]))
-        elif kind == ACTIONS:
-            self._on_actions(u16(p, 1), p[3:])
-        elif kind == REQUEST:
-            self._on_request(u16(p, 1), p[3], p[4])
-        elif kind == LEAVE:
-            self._on_leave(u32(p, 1))
-        elif kind == DISAGREE and self.phase != NONE and not self.problem:
-            self.problem = "The other device stopped the match: " + bytes(p[3:]).decode()
-
-    def _on_status(self, phase, nonce, count, crc):
-        self.peer = (phase, nonce, count, crc)
-        if self.offer and (phase != PROPOSED or nonce != self.offer[0]):
-            self.offer = None                    # withdrawn while the link was down
-            self.notice = "The other device withdrew its offer"
-        if self.phase == NONE or self._other_device():
-            return
-        if nonce != self.nonce:
-            if self.phase != PROPOSED:
-                self._left("The other device is in another match" if phase > PROPOSED
-                           else "The other device has left this match")
-            elif phase == NONE or phase == PROPOSED and self.link.device_id > self.link.peer_id:
-                self._send_propose()             # not seen yet, or both proposed at once and ours stands
-            elif phase == PROPOSED:
-                self._withdraw(None)             # both proposed at once: the other device's stands
-            else:
-                self._withdraw("The other device is still in another match")
-            return
-        if phase == PLAYING and self.phase == PLAYING:
-            self._compare(count, crc)
-        elif phase == PROPOSED and self.phase == ACCEPTED:
-            self._send_accept()
-        elif phase == ACCEPTED and self.phase in (REVEALED, PLAYING) and self.role == PROPOSER \
-                or phase == REVEALED and self.phase == PLAYING and self.role == ACCEPTER:
-            self._send_reveal()
-
     # ---- saved state -------------------------------------------------------------------
 
     def header(self):
@@ -278,5 +213,5 @@ def drop(app):
         return
     app.session = app.sync = None
     import sixtysix
-    sixtysix.forget("linkmatch", "linkplay", "linkhandshake", "linkterms", "linkrestore", "link", "fairseed",
-                    "sha256")
+    sixtysix.forget("linkmatch", "linkheard", "linkplay", "linkhandshake", "linkterms", "linkrestore", "link",
+                    "fairseed", "sha256")
