@@ -301,7 +301,7 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
 # before the test below (and put back after it), so that it sees them compiled.
 LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",
                 "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
-                "sixtysix.linkmatch",
+                "sixtysix.linkmatch", "sixtysix.linksession",
                 "sixtysix.linkrestore", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
                 "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy", "shared_rules.ai.normal",
                 "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
@@ -311,13 +311,15 @@ class Watched(Cable):
     """A Cable that notes, for every pass of each device's loop while `watching`, the
     modules of sixtysix and shared_rules that pass compiled and whether the device was
     loading a screen then (App.step's frames between the old screen and the new one: no
-    key is read in them)."""
+    key is read in them). Both devices share this process's modules: a module one
+    forgets and the other imports again is not a compile on the other (it kept its own)."""
 
     watching = False
 
     def __init__(self, seed):
         Cable.__init__(self, seed)
         self.frames = []            # (device, loading, screen, modules compiled)
+        self.kept = [set(), set()]  # what each device imported and has not forgotten
 
     def step(self):
         import sys
@@ -328,7 +330,9 @@ class Watched(Cable):
             loading = app is not None and app.wipe is None and app.going is not None
             before = set(sys.modules)
             d.step(tick=False)
-            new = sorted(m for m in set(sys.modules) - before if m.startswith(("sixtysix.", "shared_rules.")))
+            after = set(sys.modules)
+            new = sorted(m for m in after - before - self.kept[k] if m.startswith(("sixtysix.", "shared_rules.")))
+            self.kept[k] = (self.kept[k] - (before - after)) | (after - before)
             if self.watching:
                 self.frames.append((k, loading, type(app.screen).__name__, new))
 

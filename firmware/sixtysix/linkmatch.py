@@ -213,5 +213,5 @@ def drop(app):
         return
     app.session = app.sync = None
     import sixtysix
-    sixtysix.forget("linkmatch", "linkheard", "linkplay", "linkhandshake", "linkterms", "linkrestore", "link",
-                    "fairseed", "sha256")
+    sixtysix.forget("linkmatch", "linkheard", "linkplay", "linkhandshake", "linkterms", "linkrestore",
+                    "linksession", "link", "fairseed", "sha256")

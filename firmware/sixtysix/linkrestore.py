@@ -1,6 +1,6 @@
 """A linked match rebuilt from its save (sixtysix.linkmatch.restore): the header, the
 moves replayed, a close asked for. Needed only to restore: forgotten once the match
-plays (sixtysix.friends.start_linked).
+plays (sixtysix.linksession.start_linked).
 """
 from shared_rules.errors import IllegalMove
 from sixtysix.link import u32
