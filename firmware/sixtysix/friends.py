@@ -82,6 +82,8 @@ def missing(app, name):
     if name not in ("link", "linkgame", "linked"):
         return None
     want = SESSION + (SCREEN if name == "link" else TABLE)
+    if app.link_port is None and app.port is None:
+        want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
     if app.session is None:
         from sixtysix.store import LINKED
         if app.store.header(LINKED) is not None:
