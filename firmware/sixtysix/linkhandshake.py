@@ -164,12 +164,3 @@ class Handshake:
         p = self.proposal
         self.match = new_match(p.rules, p.counting, fairseed.match_seed(pv, av))
         self.phase = PLAYING
-
-    def _on_leave(self, nonce):
-        if self.offer and self.offer[0] == nonce:
-            self.offer = None
-            self.notice = "The other device withdrew its offer"
-        elif nonce == self.nonce and self.phase == PROPOSED:
-            self._withdraw("The other device declined")
-        elif nonce == self.nonce and self.phase != NONE and not self.problem:
-            self._left("The other device has left this match")

@@ -7,7 +7,7 @@ compile on the board.
 """
 from shared_rules.actions import CLOSE
 from sixtysix.crc import crc16
-from sixtysix.link import u16, u32
+from sixtysix.link import MAX_PAYLOAD, put16, u16, u32
 from sixtysix.linkplay import Play
 from sixtysix.linkterms import STATUS, PROPOSE, ACCEPT, REVEAL, ACTIONS, REQUEST, LEAVE, DISAGREE, \
     NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER
@@ -122,3 +122,24 @@ class Heard(Play):
         if seat < len(d.hands) and self.device_of(m.player_at(seat)) != self.role \
                 and CLOSE in d.legal_actions(seat):
             self.inbox.append((seat, CLOSE, True))
+
+    def _send_actions(self, start):
+        """The log from `start` on, in as few messages as fit."""
+        per = (MAX_PAYLOAD - 3) // 2
+        n = self.count()
+        while start < n:
+            end = min(n, start + per)
+            out = bytearray((ACTIONS,))
+            put16(out, start)
+            out.extend(self.log[2 * start:2 * end])
+            self.link.send(out)
+            start = end
+
+    def _on_leave(self, nonce):
+        if self.offer and self.offer[0] == nonce:
+            self.offer = None
+            self.notice = "The other device withdrew its offer"
+        elif nonce == self.nonce and self.phase == PROPOSED:
+            self._withdraw("The other device declined")
+        elif nonce == self.nonce and self.phase != NONE and not self.problem:
+            self._left("The other device has left this match")

@@ -115,18 +115,6 @@ class Play(Handshake):
         out.append(CLOSE)
         self.link.send(out)
 
-    def _send_actions(self, start):
-        """The log from `start` on, in as few messages as fit."""
-        per = (MAX_PAYLOAD - 3) // 2
-        n = self.count()
-        while start < n:
-            end = min(n, start + per)
-            out = bytearray((ACTIONS,))
-            put16(out, start)
-            out.extend(self.log[2 * start:2 * end])
-            self.link.send(out)
-            start = end
-
     def _left(self, why):
         """The other device is no longer in this match: it stops, unless it was over."""
         if self.match is None or not self.match.over:
