@@ -305,7 +305,8 @@ def test_heap_free_at_the_title_and_during_hard_decisions(packages, size, sound)
 
 
 LINK_PLAY = ["sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.team",
-             "shared_rules.family", "sixtysix.linkmatch", "sixtysix.linktable", "sixtysix.seats",
+             "shared_rules.family", "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay",
+             "sixtysix.linkheard", "sixtysix.linkmatch", "sixtysix.linktable", "sixtysix.seats",
              "sixtysix.passplay", "sixtysix.friends", "sixtysix.linkscreen"]
 
 

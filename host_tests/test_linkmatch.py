@@ -14,6 +14,7 @@ from shared_rules.family import new_match
 from shared_rules.rules import Rules
 from sixtysix import fairseed, store
 from sixtysix import linkmatch as lm
+from sixtysix.linkterms import ACTIONS
 from sixtysix.link import TIMEOUT, VERSION, put16
 
 GAMES = [("standard", {}), ("hoyle", {}), ("russian", {}), ("schnapsen", {}),
@@ -246,7 +247,7 @@ def test_another_protocol_version_gets_a_clear_message_on_both_devices():
 
 def cheat(device, seat, action):
     """A modified device writes a move straight onto the link, as the next in the log."""
-    out = bytearray((lm.ACTIONS,))
+    out = bytearray((ACTIONS,))
     put16(out, device.session.count())
     out.extend((seat, action))
     device.link.send(out)

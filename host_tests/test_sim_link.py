@@ -182,7 +182,7 @@ def test_another_protocol_version_shows_a_clear_message_on_both_link_screens():
 
 
 def test_an_illegal_move_from_the_other_device_stops_the_match_on_both_with_a_message():
-    from sixtysix.linkmatch import ACTIONS
+    from sixtysix.linkterms import ACTIONS
     from shared_rules import cards
     pair = Cable(7)
     pair.boot()
@@ -295,3 +295,85 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
     pair.wait(1500)
     assert pair.devices[0].app.port is port and pair.session(0).link.port is port
     assert pair.devices[0].app.screen.shown[0] == ["Connected to " + pair.session(0).link.peer_name]
+
+
+# Link play's modules, and what a linked match's engine and computer load: forgotten
+# before the test below (and put back after it), so that it sees them compiled.
+LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",
+                "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
+                "sixtysix.linkmatch", "sixtysix.linksession",
+                "sixtysix.linkrestore", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
+                "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy", "shared_rules.ai.normal",
+                "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
+
+
+class Watched(Cable):
+    """A Cable that notes, for every pass of each device's loop while `watching`, the
+    modules of sixtysix and shared_rules that pass compiled and whether the device was
+    loading a screen then (App.step's frames between the old screen and the new one: no
+    key is read in them). Both devices share this process's modules: a module one
+    forgets and the other imports again is not a compile on the other (it kept its own)."""
+
+    watching = False
+
+    def __init__(self, seed):
+        Cable.__init__(self, seed)
+        self.frames = []            # (device, loading, screen, modules compiled)
+        self.kept = [set(), set()]  # what each device imported and has not forgotten
+
+    def step(self):
+        import sys
+        self.wire.now = self.clock.now
+        self.clock.now += 1 / 30
+        for k, d in enumerate(self.devices):
+            app = d.app
+            loading = app is not None and app.wipe is None and app.going is not None
+            before = set(sys.modules)
+            d.step(tick=False)
+            after = set(sys.modules)
+            new = sorted(m for m in after - before - self.kept[k] if m.startswith(("sixtysix.", "shared_rules.")))
+            self.kept[k] = (self.kept[k] - (before - after)) | (after - before)
+            if self.watching:
+                self.frames.append((k, loading, type(app.screen).__name__, new))
+
+
+def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeypatch):
+    """Opening link play, agreeing a match, playing it and continuing it after a power
+    cut compile modules only in frames where a screen loads, one a frame: never in a
+    frame that waits for a key or answers one (on the board a compile cannot be split:
+    linkmatch alone takes ~200 ms)."""
+    import sys
+    import sixtysix
+    import shared_rules
+    pair = Watched(13)
+    pair.boot()
+    pair.settle()               # the title's own loading is the title's (App.warm_up)
+    for name in LINK_MODULES:
+        if name in sys.modules:
+            pkg, attr = name.rsplit(".", 1)
+            monkeypatch.delitem(sys.modules, name)
+            monkeypatch.delattr(sys.modules[pkg], attr)
+    pair.watching = True
+    pair.agree("three-handed")          # with a computer player: its modules too
+    drivers = [Driver(pair.side(k), first_legal) for k in (0, 1)]
+    for _ in range(40):
+        for k in (0, 1):
+            drivers[k].act()
+        pair.wait(100)
+    pair.watching = False
+    pair.devices[1].power_cut()
+    pair.devices[1].boot()
+    pair.settle()
+    pair.watching = True
+    pair.press(1, "ok")                 # Continue: the linked match
+    pair.wait(1500)
+    assert pair.screen(1) == "Linked"
+    for k in (0, 1):
+        drivers[k].act()
+    pair.wait(1000)
+    compiled = [f for f in pair.frames if f[3]]
+    assert compiled, "nothing was compiled: the test saw nothing"
+    wrong = [f for f in compiled if not f[1] or len(f[3]) > 1]
+    assert not wrong, wrong
+    assert {"sixtysix.linkmatch", "sixtysix.linkrestore", "sixtysix.linktable", "shared_rules.ai.normal"} <= \
+        {m for f in compiled for m in f[3]}

@@ -214,6 +214,8 @@ def main(argv=None):
     ap.add_argument("--hard-budget", type=int, default=0,
                     help="--board: Hard does this many work units per decision instead of thinking 1.5 s")
     ap.add_argument("--json", action="store_true", help="print one JSON object (--board: a list)")
+    ap.add_argument("--compile", metavar="MODULES",
+                    help="comma-separated modules: each one's compile and import, ms on the board (tools/compilebench.py)")
     ap.add_argument("--screens", action="store_true",
                     help="instead: scripted deals through the firmware on every board profile, priced "
                          "per frame on the board (issue 12's figures)")
@@ -225,6 +227,11 @@ def main(argv=None):
     if args.board:
         rows = board_vm("hard_budget=%d" % args.hard_budget)
         print(json.dumps(rows) if args.json else "\n".join(json.dumps(r) for r in rows))
+        return 0
+    if args.compile:
+        from tools import compilebench
+        rows = compilebench.times(args.compile.split(","))
+        print(json.dumps(rows) if args.json else "\n".join(compilebench.report(rows)))
         return 0
     if args.screens:
         return screens(args)

@@ -1,25 +1,28 @@
 """The way to playing people, not only the computer: the "Play a friend" menu (link
-cable or pass-and-play), pass-and-play's set-up (who is a person), the link play session
-(made the first time link play is chosen, kept while the app runs, so the link is polled
-on every screen) and starting a linked match. Link play's own screen is
-sixtysix.linkscreen.
+cable or pass-and-play), pass-and-play's set-up (who is a person), and what each way
+needs loaded before its screen opens (load: one module a frame). Link play's session
+and the start of a linked match are sixtysix.linksession's, its screen
+sixtysix.linkscreen's.
 
 None of it is needed at the table (sixtysix.passplay, sixtysix.linktable): App.start
 drops this module, so that Hard's search fits beside pass-and-play.
 """
+import displayio
 from sixtysix import ui
-from sixtysix.seats import COMPASS
 
 
 def open(app, name):
     """App.open for the ways to play a friend: their screens ("friend", "pass", "link")
     and their matches ("passgame" a new one, "linkgame" the one just agreed, "linked"
     the one saved)."""
+    if load(app, name):
+        return
     if name == "passgame":
         if app.session is not None and app.session.in_match():
             app.session.leave()     # this match replaces the linked one: the other device is told
         app.start(app.new_match(), app.settings.get("level"), True, app.people)
     elif name in ("linkgame", "linked"):
+        from sixtysix.linksession import start_linked
         start_linked(app, name == "linkgame")
     else:
         app.clear()
@@ -31,66 +34,82 @@ def open(app, name):
         app.set_screen(make(app))
 
 
-def link_session(app):
-    """The app's link play session: made when link play is chosen or a linked match
-    continued (the port is built the first time, and kept), and kept until a match that
-    is not linked starts (sixtysix.linkmatch.drop). None when this device has no link port
-    (app.notice says why). The first time ever, the device draws its id, and a name by
-    it unless one was chosen in the settings."""
+# What link play's screens need, dependencies first (load compiles one a frame
+# while the screen loads): the session, and on the link screen the engine of every game
+# an offer may name (the match starts as soon as both have revealed, in a frame that
+# answers a key or waits for one); at a linked match's table, the table and the match's
+# own engine and computer (start_linked forgets what that match does not use).
+SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
+           "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
+           "sixtysix.linkmatch", "sixtysix.linksession")
+SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
+          "shared_rules.team")
+TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild",
+         "sixtysix.linktable", "shared_rules.family")
+
+
+def load(app, name):
+    """Compile the next module screen `name` needs (missing), if any, and come back in
+    the next frame (app.going: App.step calls open again, and reads no key meanwhile), so
+    that each frame compiles one module, and none compiles while a screen waits for a key
+    or answers one; the old screen's heap goes first, in a frame of its own. While the
+    screen loads, a dot more a frame where its text will be. False: all is loaded."""
+    m = missing(app, name)
+    dots = getattr(app, "dots", None)   # (the app's: a simulator may run two)
+    if m is None:
+        if dots is not None:
+            app.root.remove(dots)
+            app.dots = None
+        return False
+    app.going = name
+    if app.screen is not None:
+        app.clear()
+        return True
+    __import__(m)
+    if dots is None:
+        dots = app.dots = displayio.Group()
+        app.root.append(dots)
+    dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
+    return True
+
+
+def missing(app, name):
+    """The next module screen `name` needs that is not loaded (dependencies first), or
+    None."""
+    import sys
+    if name == "pass":
+        return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
+    if name not in ("link", "linkgame", "linked"):
+        return None
+    want = SESSION + (SCREEN if name == "link" else TABLE)
+    if app.link_port is None and app.port is None:
+        want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
     if app.session is None:
-        port = app.port
-        try:
-            if port is None and app.link_port is not None:
-                port = app.port = app.link_port()
-        except (ValueError, RuntimeError, OSError) as e:
-            app.notice = "Link port: " + str(e)
-        if port is None:
-            if not app.notice:
-                app.notice = "This device has no link cable port"
-            return None
-        from sixtysix import linkmatch
-        from sixtysix.link import Link
-        from sixtysix.store import CORRUPT
-        from sixtysix.app import NOTICES
-        from sixtysix.settings import CHOICES, DEFAULTS, NAME
-        if app.entropy is None:
-            app.entropy = random_bytes
-        st = app.settings
-        if not st.device_id:
-            st.device_id = linkmatch.random_id(app.entropy)
-            if st.index[NAME] == DEFAULTS[NAME]:
-                st.index[NAME] = st.device_id % len(CHOICES[NAME][2])
-            st.save(app.store)
-        link = Link(port, st.device_id, st.get("name"), app.entropy)
-        try:
-            app.session = linkmatch.restore(app.store, link, app.entropy)
-        except ValueError:
-            app.session = linkmatch.LinkedMatch(link, app.entropy)
-            app.store.records = bytearray()
-            app.notice = NOTICES[CORRUPT]
-        app.sync = linkmatch.sync
-    app.session.link.name = app.settings.get("name")
-    return app.session
-
-
-def random_bytes(n):
-    """n bytes from the random module, where the app was given no random source
-    (CircuitPython seeds it from the hardware at start)."""
-    import random
-    return bytes(random.getrandbits(8) for _ in range(n))
-
-
-def start_linked(app, fresh):
-    """The table of the linked match (the title when there is none to show)."""
-    from sixtysix.linkmatch import PLAYING
-    s = link_session(app)
-    if s is None or s.phase != PLAYING:
-        app.back_to_title()
-        return
-    level = app.settings.get("level")
-    # Hard's search does not fit beside the ~30 KB a linked match's table keeps resident
-    # (docs/LINK.md): the computer players of a linked match play Normal at most
-    app.start(s.match, "normal" if level == "hard" else level, fresh and not s.count(), session=s)
+        from sixtysix.store import LINKED
+        if app.store.header(LINKED) is not None:
+            want += ("sixtysix.linkrestore",)   # a saved linked match to rebuild
+    for m in want:
+        if m not in sys.modules:
+            return m
+    if name == "link":
+        return None
+    from sixtysix.linksession import match_rules, level
+    rules = match_rules(app)
+    if rules is None:
+        return None                 # no match to show: start_linked goes to the title
+    from shared_rules.rules import TEAM_GAMES
+    more = ("shared_rules.team",) if rules.game in TEAM_GAMES else ("shared_rules.view", "shared_rules.deal")
+    if rules.players > 2 or rules.game in TEAM_GAMES:
+        more += ("sixtysix.teams",)         # the table's parts for more players or bidding
+    try:
+        from shared_rules import ai
+        more += ai.modules(level(app), rules.game)
+    except ImportError:
+        pass                        # a board without the AI
+    for m in more:
+        if m not in sys.modules:
+            return m
+    return None
 
 
 # ---- the screens on the way ---------------------------------------------------------
@@ -120,6 +139,7 @@ class PassSetup:
     people at least); the names are the seats' compass points."""
 
     def __init__(self, app):
+        from sixtysix.seats import COMPASS      # (loaded: friends.load)
         self.app = app
         self.group = g = ui.screen(app, "Pass and play")
         lay = app.layout

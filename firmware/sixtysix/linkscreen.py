@@ -31,7 +31,7 @@ class LinkScreen:
         self.app = app
         self.group = g = ui.screen(app, "Link play")
         lay = app.layout
-        from sixtysix.friends import link_session
+        from sixtysix.linksession import link_session
         self.s = s = link_session(app)
         if s is not None and s.phase == lm.PLAYING and s.match.over:
             s.leave()               # a finished match: this screen starts the next

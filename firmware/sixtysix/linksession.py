@@ -1,0 +1,91 @@
+"""Link play's session for the app: made (the port built the first time, the device's
+id drawn the first time ever, a saved linked match restored) when link play is chosen
+or a linked match continued, and the linked match's table started. Loaded with the
+session's modules (sixtysix.friends.load) and forgotten once the table opens.
+"""
+import sixtysix
+
+
+def match_rules(app):
+    """The rules of the linked match to show: the session's, or the saved one's (None:
+    there is none, or its save makes no sense)."""
+    s = app.session
+    if s is not None:
+        return s.proposal.rules if s.proposal is not None else None
+    from sixtysix.store import LINKED
+    from sixtysix.linkterms import Proposal
+    h = app.store.header(LINKED)
+    try:
+        return Proposal.from_bytes(h, 12)[0].rules
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
+def level(app):
+    """The level of a linked match's computer players: Hard's search does not fit beside
+    the ~30 KB a linked match's table keeps resident (docs/LINK.md), so Normal at most."""
+    level = app.settings.get("level")
+    return "normal" if level == "hard" else level
+
+
+def link_session(app):
+    """The app's link play session: made when link play is chosen or a linked match
+    continued (the port is built the first time, and kept), and kept until a match that
+    is not linked starts (sixtysix.linkmatch.drop). None when this device has no link port
+    (app.notice says why). The first time ever, the device draws its id, and a name by
+    it unless one was chosen in the settings."""
+    if app.session is None:
+        port = app.port
+        try:
+            if port is None and app.link_port is not None:
+                port = app.port = app.link_port()
+        except (ValueError, RuntimeError, OSError) as e:
+            app.notice = "Link port: " + str(e)
+        if port is None:
+            if not app.notice:
+                app.notice = "This device has no link cable port"
+            return None
+        from sixtysix import linkmatch
+        from sixtysix.linkterms import random_id
+        from sixtysix.link import Link
+        from sixtysix.store import CORRUPT
+        from sixtysix.app import NOTICES
+        from sixtysix.settings import CHOICES, DEFAULTS, NAME
+        if app.entropy is None:
+            app.entropy = random_bytes
+        st = app.settings
+        if not st.device_id:
+            st.device_id = random_id(app.entropy)
+            if st.index[NAME] == DEFAULTS[NAME]:
+                st.index[NAME] = st.device_id % len(CHOICES[NAME][2])
+            st.save(app.store)
+        link = Link(port, st.device_id, st.get("name"), app.entropy)
+        try:
+            app.session = linkmatch.restore(app.store, link, app.entropy)
+        except ValueError:
+            app.session = linkmatch.LinkedMatch(link, app.entropy)
+            app.store.records = bytearray()
+            app.notice = NOTICES[CORRUPT]
+        app.sync = linkmatch.sync
+    app.session.link.name = app.settings.get("name")
+    return app.session
+
+
+def random_bytes(n):
+    """n bytes from the random module, where the app was given no random source
+    (CircuitPython seeds it from the hardware at start)."""
+    import random
+    return bytes(random.getrandbits(8) for _ in range(n))
+
+
+def start_linked(app, fresh):
+    """The table of the linked match (the title when there is none to show)."""
+    from sixtysix.linkmatch import PLAYING
+    s = link_session(app)
+    if s is None or s.phase != PLAYING:
+        app.back_to_title()
+        return
+    sixtysix.forget("linkrestore", "linksession")   # (rebuilt; made: needed no more)
+    if not hasattr(s.match.deal, "trick"):      # (the link screen loaded every game's engine)
+        sixtysix.forget("shared_rules.team")
+    app.start(s.match, level(app), fresh and not s.count(), session=s)
