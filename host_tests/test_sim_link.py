@@ -310,8 +310,8 @@ LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix
 class Watched(Cable):
     """A Cable that notes, for every pass of each device's loop while `watching`, the
     modules of sixtysix and shared_rules that pass compiled and whether the device was
-    loading a screen then (App.step's frames between the old screen and the new one: no
-    key is read in them). Both devices share this process's modules: a module one
+    loading a screen then (App.step's frames between the old screen and the new one, and
+    the title's loading: no key is read in them). Both devices share this process's modules: a module one
     forgets and the other imports again is not a compile on the other (it kept its own)."""
 
     watching = False
@@ -327,7 +327,8 @@ class Watched(Cable):
         self.clock.now += 1 / 30
         for k, d in enumerate(self.devices):
             app = d.app
-            loading = app is not None and app.wipe is None and app.going is not None
+            loading = app is not None and app.wipe is None and \
+                (app.going is not None or app.loading is not None)
             before = set(sys.modules)
             d.step(tick=False)
             after = set(sys.modules)
@@ -347,7 +348,7 @@ def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeyp
     import shared_rules
     pair = Watched(13)
     pair.boot()
-    pair.settle()               # the title's own loading is the title's (App.warm_up)
+    pair.settle()               # the title's own loading is the title's (sixtysix.loading)
     for name in LINK_MODULES:
         if name in sys.modules:
             pkg, attr = name.rsplit(".", 1)

@@ -243,8 +243,11 @@ class App:
             self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesScreen,
                                     "keys": textscreen.KeysScreen}[name])
         elif name != "title":
-            from sixtysix import friends
-            friends.open(self, name)
+            if not hasattr(sixtysix, "friends"):    # (a match it starts: "linked" after a power cut)
+                self.going = name               # compiled in a frame of its own; open next frame
+                __import__("sixtysix.friends")
+                return
+            sixtysix.friends.open(self, name)
         else:
             self.title()
 

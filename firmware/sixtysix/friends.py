@@ -38,14 +38,13 @@ def open(app, name):
 # while the screen loads): the session, and on the link screen the engine of every game
 # an offer may name (the match starts as soon as both have revealed, in a frame that
 # answers a key or waits for one); at a linked match's table, the table and the match's
-# own engine and computer (start_linked forgets what that match does not use).
+# own engine and computer (sixtysix.loading.needs, as the title loads them; start_linked
+# forgets what that match does not use).
 SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
            "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
            "sixtysix.linkmatch", "sixtysix.linksession")
 SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
           "shared_rules.team")
-TABLE = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild",
-         "sixtysix.linktable", "shared_rules.family")
 
 
 def load(app, name):
@@ -81,7 +80,7 @@ def missing(app, name):
         return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
     if name not in ("link", "linkgame", "linked"):
         return None
-    want = SESSION + (SCREEN if name == "link" else TABLE)
+    want = SESSION + (SCREEN if name == "link" else ("sixtysix.loading",))
     if app.link_port is None and app.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
     if app.session is None:
@@ -97,15 +96,8 @@ def missing(app, name):
     rules = match_rules(app)
     if rules is None:
         return None                 # no match to show: start_linked goes to the title
-    from shared_rules.rules import TEAM_GAMES
-    more = ("shared_rules.team",) if rules.game in TEAM_GAMES else ("shared_rules.view", "shared_rules.deal")
-    if rules.players > 2 or rules.game in TEAM_GAMES:
-        more += ("sixtysix.teams",)         # the table's parts for more players or bidding
-    try:
-        from shared_rules import ai
-        more += ai.modules(level(app), rules.game)
-    except ImportError:
-        pass                        # a board without the AI
+    from sixtysix.loading import needs
+    more = needs(rules.game, level(app)) + ["sixtysix.linktable"]
     for m in more:
         if m not in sys.modules:
             return m
