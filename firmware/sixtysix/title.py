@@ -11,7 +11,7 @@ from sixtysix import ui
 
 class Title:
     """The heading, then (a step a frame, ui.Show) the fan of cards and a progress bar
-    where the menu will be; while the app loads what the menu's choices need (App.load)
+    where the menu will be; while sixtysix.loading imports what the menu's choices need,
     the bar grows; then (`loaded`) the menu replaces it."""
 
     def __init__(self, app):
