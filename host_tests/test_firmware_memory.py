@@ -331,3 +331,69 @@ def test_resident_cost_of_playing_a_friend(packages):
     # them on the heap, each pool larger than the last), which lands on whichever module
     # needs it (linktable in this order; 30.3 KB without it)
     assert passing < 4 * 1024 and table < 42 * 1024
+
+
+# A module's compiled constants are one allocation: its identifiers' table (16-bit
+# entries), then its object constants (long strings, floats, bytes). The module keeps a
+# pointer to each part. With no object constant the second points just past the end:
+# when the identifiers fill whole 16-byte blocks, at the head of the NEXT block, and
+# the collector keeps whatever is put there alive, with all it references (MicroPython's
+# mp_module_context_alloc_tables; CircuitPython has the same core). A Hard decision's
+# search landing there stayed for good: 5.7 KB less free in every later decision.
+CONTEXTS = '''
+import sys, uctypes
+def _words(addr, n):
+    return uctypes.struct(addr, {"w": (uctypes.ARRAY | 0, uctypes.UINT32 | n)}).w
+for _n in sorted(sys.modules):
+    _m = sys.modules[_n]
+    _g = id(_m.__dict__)
+    _fs = []
+    for _v in _m.__dict__.values():
+        _fs.append(_v)
+        if type(_v) is type:
+            _fs.extend(_v.__dict__.values())
+    for _f in _fs:
+        if type(_f).__name__ == "function":
+            _c = _words(_words(id(_f), 2)[1], 4)    # its module's context: module, globals, tables
+            if _c[1] == _g:
+                print("CONTEXT", _n, _c[2], _c[3])
+                break
+import micropython
+micropython.mem_info(1)
+'''
+
+
+def pinning_modules(mods, packages):
+    """The modules in `mods` (imported in that order, one a step) whose object-constant
+    pointer lands on the head of the next heap block, and the bytes that block holds."""
+    out = mpvm.run(["import " + m for m in mods] + [CONTEXTS], packages=packages, timeout=120)
+    layout = out.split("GC memory layout; from ")[1]
+    start = int(layout.split(":")[0], 16)
+    kinds = {}
+    for line in layout.splitlines()[1:]:
+        at, _, row = line.partition(": ")
+        if len(at) == 8 and row:
+            for i, c in enumerate(row):
+                kinds[int(at, 16) // 16 + i] = c
+    pins = {}
+    for line in out.splitlines():
+        if line.startswith("CONTEXT"):
+            _, name, names, objects = line.split()
+            block, rest = divmod(int(objects) - start, 16)
+            if rest == 0 and int(objects) > int(names) and kinds.get(block, ".") != "=":
+                pins[name] = kinds.get(block, ".")
+    return pins
+
+
+def test_no_module_pins_the_heap_block_after_its_constants(packages):
+    """Every module of the firmware and the engine has an object constant or identifiers
+    that end inside a block, so no module keeps a stray object alive (see CONTEXTS)."""
+    names = sorted(p.stem for p in (ROOT / "firmware" / "sixtysix").glob("*.py") if p.stem != "__init__")
+    rules = sorted(p.stem for p in (ROOT / "shared_rules").glob("*.py") if p.stem != "__init__")
+    ai = sorted(p.stem for p in (ROOT / "shared_rules" / "ai").glob("*.py") if p.stem != "__init__")
+    mods = ["displayio", "vectorio", "bitmaptools"] + ["shared_rules." + n for n in rules] + \
+        ["shared_rules.ai." + n for n in ai] + ["sixtysix." + n for n in names]
+    pins = pinning_modules(mods, packages)
+    print("\nmodules whose constants' end pointer is a heap block's head: %s" % (pins or "none"))
+    assert not [n for n in pins if n.startswith(("sixtysix", "shared_rules"))], \
+        "give each an object constant (a string of more than 10 characters): %s" % sorted(pins)

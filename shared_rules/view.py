@@ -5,6 +5,11 @@ reach the opponent's hand or the talon order. The engine makes one with Deal.vie
 a program that knows only what its seat has seen makes one with shared_rules.observed.
 """
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 
 class View:
     def __init__(self, deal, seat):

@@ -13,6 +13,11 @@ from shared_rules.rng import Rng
 from shared_rules.rules import marriage_points, TEAM_GAMES
 from shared_rules.ai import greedy
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 # Normal solves an endgame exactly once the talon is used up and it holds SOLVE_CARDS
 # cards or fewer, within SOLVE_NODES solver nodes (under 30 ms on a board); else greedy.
 SOLVE_CARDS = 4

@@ -13,6 +13,11 @@ did not fit beside a team match.
 """
 from shared_rules.cards import POINTS
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 # Tables over the 8-bit rank mask of one suit (bit r is rank r; a lower rank is higher).
 HIGH8 = bytearray(256)      # rank of its highest card (the lowest bit)
 LOW8 = bytearray(256)       # rank of its lowest card (the highest bit)
