@@ -183,7 +183,8 @@ def screens(args):
     import profiles
     names = args.profiles.split(",") if args.profiles else list(profiles.PROFILES)
     rows = [screenbench.measure(name, deals=args.screen_deals, python=not args.no_vm,
-                                    rules=args.screen_rules, level=args.screen_level) for name in names]
+                                    rules=args.screen_rules, level=args.screen_level,
+                                    detail=args.screen_frames) for name in names]
     fetch, scenes = devicecost.fit()
     model = {"costs_us": devicecost.COSTS, "fitted_fetch_us": {k: round(v, 2) for k, v in fetch.items()},
              "calibration_ms": {k: [round(m, 1), round(e, 1)] for k, (m, e) in scenes.items()}}
@@ -222,6 +223,8 @@ def main(argv=None):
     ap.add_argument("--profiles", help="--screens: comma-separated profile names (default: all)")
     ap.add_argument("--screen-rules", help="--screens: the rule set chosen (default standard)")
     ap.add_argument("--screen-level", help="--screens: the computer's level (default normal)")
+    ap.add_argument("--screen-frames", type=int, default=0,
+                    help="--screens: list the N worst judged frames one by one (default 0)")
     ap.add_argument("--screen-deals", type=int, default=2, help="--screens: deals per profile (default 2)")
     args = ap.parse_args(argv)
     if args.board:

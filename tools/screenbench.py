@@ -222,7 +222,8 @@ class Recorder(Sim):
 def play_script(sim, deals, rules=None, level=None):
     """Boot, New match once the title has loaded what it loads while it waits, `deals` deals played by the first legal card (the action menu
     opened and closed at each deal's start), the next deal dealt, then the title again
-    (Main menu), each of its other screens and back, and the match continued."""
+    (Main menu), each of its other screens and back, and the match continued (a match
+    won within those deals goes to the title itself, with nothing to continue)."""
     sim.boot()                              # power-on: the title's art, drawn whole
     from sixtysix.settings import CHOICES
     for key, value in (("rules", rules), ("level", level)):
@@ -254,12 +255,15 @@ def play_script(sim, deals, rules=None, level=None):
             if done >= deals:
                 break
         driver.act()
-    sim.press("ok")                         # the next deal
-    while not sim.app.screen.playing():
+    sim.press("ok")                         # the next deal (or the title, the match won)
+    while hasattr(sim.app.screen, "match") and not sim.app.screen.playing():
         driver.act()
-    driver.menu_pick("Main menu")
+    if hasattr(sim.app.screen, "match"):
+        driver.menu_pick("Main menu")
     for name in ("settings", "stats", "rules", "continue"):
         title = sim.app.screen
+        if name not in title.names:             # (no match to continue)
+            break
         for _ in title.names:
             if title.names[title.menu.index] == name:
                 break
@@ -438,9 +442,10 @@ class PowerOn:
         sys.modules.update(self.kept)
 
 
-def measure(profile, deals=2, seed=3, python=True, replays=5, rules=None, level=None):
+def measure(profile, deals=2, seed=3, python=True, replays=5, rules=None, level=None, detail=0):
     """The figures for one profile (see the module docstring) as a dict; `rules`, `level`:
-    the Settings chosen (default: standard, normal)."""
+    the Settings chosen (default: standard, normal); `detail`: how many of the worst judged
+    frames to list one by one (what the firmware was doing, and what each cost)."""
     sim = Recorder(profile, seed)
     with PowerOn():
         play_script(sim, deals, rules, level)
@@ -475,6 +480,11 @@ def measure(profile, deals=2, seed=3, python=True, replays=5, rules=None, level=
         if some:
             out["frames"][kind] = frame_figures(some)
     out["worst_frame_ms"] = max(f["worst_ms"] for k, f in out["frames"].items() if k != "loading")
+    judged = sorted((f for f in frames if f.kind != "loading"), key=lambda f: -f.ms)
+    out["worst_frames"] = [{"step": f.step, "kind": f.kind, "screen": f.screen, "doing": f.signature,
+                            "ms": round(f.ms, 1), "display": round(f.display_ms, 1),
+                            "python": round(f.python_ms, 1), "flash": round(f.flash_ms, 1),
+                            "pixels": f.pixels} for f in judged[:detail]]
     out["builds"] = {}                          # per screen: its building frames
     for f in frames:
         if f.screen is not None:
@@ -537,6 +547,10 @@ def report(rows):
             p = f["worst_parts"]
             lines.append("  building %-14s %3d frames: worst %6.1f ms (display %.1f, python %.1f), mean %.1f" % (
                 name, f["n"], f["worst_ms"], p["display"], p["python"], f["mean_ms"]))
+        for f in r["worst_frames"]:
+            lines.append("  frame at step %d (%s%s, %s): %.1f ms (display %.1f, python %.1f, flash %.1f; %d pixels)" % (
+                f["step"], f["kind"], " of " + f["screen"] if f["screen"] else "", f["doing"], f["ms"],
+                f["display"], f["python"], f["flash"], f["pixels"]))
         p = r["power_on"]
         lines.append("  power-on (code.py's app import and App() %.0f ms): the title's art at %.0f ms, "
                      "its menu ready at %.0f ms" % (p["app_ms"], p["art_ms"], p["menu_ms"]))

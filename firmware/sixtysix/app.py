@@ -203,11 +203,12 @@ class App:
 
     def go(self, name):
         """Leave for screen `name`: the current one goes a few layers a frame (the first
-        share now, as the key's answer), then `name` is built and comes the same way."""
+        share now, as the key's answer: half a frame's, the other half is the Python of
+        sorting the screen's layers), then `name` is built and comes the same way."""
         self.going = name
         under = getattr(self.screen, "UNDER", ui.SHAPE_US + 1)   # a menu screen: the felt, mostly
         self.wipe = ui.Clear(self.screen.group, self.width, self.height, under)
-        if not self.wipe.step():
+        if not self.wipe.step(ui.FRAME_US // 2):
             self.wipe = None
 
     def title(self):

@@ -134,9 +134,10 @@ def action_menu(game):
         if i is None:
             return None
         a = acts[i]
-        game.close_overlay()
         if a == "title":
+            game.overlay = None         # it leaves with the table (App.go): no wipe of its own
             return "title"
+        game.close_overlay()
         if a == "hint":
             hint(game)
         elif a in ("ask", "leave"):

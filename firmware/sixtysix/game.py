@@ -249,13 +249,18 @@ class Game:
             for i in range(2):
                 out.append((last[i], (x + i * dx, y + i * dy), False, None))
                 placed |= 1 << last[i]
+        won = []                                    # (cards won, their pile's place)
+        for seat in range(len(d.hands)):
+            pile = piles[self.place(seat)]
+            if pile is not None:
+                won.append((d.won[seat], (pile[1].x, pile[1].y)))
+        cards = self.table.cards
         for c in range(32):
-            if self.table.cards[c] is not None and not placed >> c & 1:
+            if cards[c] is not None and not placed >> c & 1:
                 via = collect_to
-                for seat in range(len(d.hands)):        # won cards go onto their pile
-                    pile = piles[self.place(seat)]
-                    if pile is not None and d.won[seat] >> c & 1:
-                        via = (pile[1].x, pile[1].y)
+                for mask, xy in won:                # won cards go onto their pile
+                    if mask >> c & 1:
+                        via = xy
                 out.append((c, None, False, via))
         if deal_in:
             out = [(c, xy, dm, lay.talon if xy and xy[1] >= lay.hand_y - 10 else None)

@@ -302,7 +302,9 @@ class Table:
         """Microseconds a frame of move m draws: the card where it arrives and what it
         uncovers (one rectangle around both while that is small, else the two places
         apart). A flight uncovers felt, but one from the player's hand (lifted or not) its
-        neighbours there (which close up under it meanwhile); a card closing up towards a
+        neighbours there (which close up under it meanwhile) and one that leaves (a trick
+        swept off) the trick's other cards it lay on or passes over, and the hand on its
+        way to the player; a card closing up towards a
         gap uncovers felt (its neighbour on the far side moves after it), any other short
         move its neighbours."""
         cw, ch = self.lay.cw, self.lay.ch
@@ -310,7 +312,7 @@ class Table:
         dx, dy = m.x1 - m.x0, m.y1 - m.y0
         step = min((cw + abs(dx) // m.frames + 1) * (ch + abs(dy) // m.frames + 1), 2 * card)
         if m.flight:
-            felt = m.y0 + ch <= self.lay.hand_y or m.y0 >= self.lay.h    # not from the hand
+            felt = (m.y0 + ch <= self.lay.hand_y or m.y0 >= self.lay.h) and not m.leaving
         else:
             felt = gap is not None and (gap[0] - m.x0) * dx > 0
         return card * ui.TILE_US + (step - card) * (ui.SHAPE_US if felt else ui.TILE_US)

@@ -229,7 +229,15 @@ def drawn(part, scale=1):
         return 0
     if isinstance(part, displayio.Group):
         scale *= part.scale
-        return sum(drawn(part[i], scale) for i in range(len(part)))
+        layers = [part[i] for i in range(len(part))]
+        us = sum(drawn(item, scale) for item in layers)
+        if any(not isinstance(item, (displayio.Group, displayio.TileGrid)) for item in layers):
+            # text coming with the shapes under it (a box's band) is composed twice: in
+            # its own rectangle and in theirs
+            us += sum(area(item) * scale * scale * TILE_US for item in layers
+                      if isinstance(item, displayio.TileGrid) and not item.hidden
+                      and len(item.pixel_shader) <= 2)
+        return us
     per = SHAPE_US
     if isinstance(part, displayio.TileGrid):
         # text (a two-colour palette) is mostly clear: what is under it shows too
@@ -328,8 +336,10 @@ class Clear:
         self.items = places(group, width, height)
         self.under = under
 
-    def step(self):
-        """One frame's share; True while more is to come."""
+    def step(self, budget=None):
+        """One frame's share (`budget`: us of drawing, FRAME_US unless given); True while
+        more is to come."""
+        budget = FRAME_US if budget is None else budget
         boxes = []                      # [group, x1, y1, x2, y2] of this frame's removals
         spent = 0
         items = self.items
@@ -344,7 +354,7 @@ class Clear:
                     [group, min(box[1], a), min(box[2], b), max(box[3], c), max(box[4], d)]
                 before = 0 if box is None else (box[3] - box[1]) * (box[4] - box[2])
                 cost = ((grown[3] - grown[1]) * (grown[4] - grown[2]) - before) * self.under
-                if spent and spent + cost > FRAME_US:
+                if spent and spent + cost > budget:
                     break
                 if box is None:
                     boxes.append(grown)
