@@ -132,9 +132,6 @@ class Label:
             if t[i] != c:
                 t[i] = c
 
-    def set_color(self, color):
-        self.palette[1] = color
-
 
 def text(s, x, y, color=WHITE, scale=1, chars=0):
     return Label(s, x, y, color, scale, chars)
@@ -167,10 +164,16 @@ class ListWidget:
     """A vertical menu: a highlight bar moves behind the chosen line.
 
     A line's label is only as wide as its longest text (`longest`, default the items
-    themselves): recolouring a label redraws all of it."""
+    themselves): recolouring a label redraws all of it. A box's menu over the table has
+    wide lines, dear to recompose: its labels are opaque on its plain fill (`back`: what
+    lies under them costs nothing then), and the bar moves in two frames (`later(self)`
+    has `step()` called in the next frame)."""
 
-    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None):
+    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None,
+                 back=None, later=None):
         self.items = items
+        self.back = back
+        self.later = later
         self.index = 0
         self.x = x
         self.y = y
@@ -182,16 +185,48 @@ class ListWidget:
         for i, s in enumerate(items):
             chars = min(room, max(len(s), longest[i] if longest else 0))
             lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
+            if back is not None:
+                lab.palette[0] = back
+                lab.palette.make_opaque(0)
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
         self.select(0)
 
+    def paint(self, on):
+        """The chosen line's label as it reads on the bar (on) or off it."""
+        p = self.labels[self.index].palette
+        p[1] = INK if on else self.color
+        if self.back is not None:
+            p[0] = GOLD if on else self.back
+
     def select(self, i):
-        self.labels[self.index].set_color(self.color)
+        self.paint(False)
         self.index = i % len(self.items)
-        self.bar.y = self.y + self.index * self.row_h
-        self.labels[self.index].set_color(INK)
+        bar = self.bar
+        y = self.y + self.index * self.row_h
+        if self.later is not None and bar.y != y:
+            # the old line this frame, the new one the next: one frame redrawing both
+            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing.
+            # A shape redraws where it last was whenever its area changes, hidden or
+            # not: parked as the new line's row farthest from the old (one rectangle of
+            # one band each), the old line is not redrawn twice
+            bar.hidden = True
+            bar.height = 1
+            bar.y = y + self.row_h - 1 if y > bar.y else y
+            self.later(self)
+            return
+        self.step()
+
+    def step(self):
+        """The bar on the chosen line, its label recoloured to read on it (a move's
+        second frame); False: nothing more to come."""
+        bar = self.bar
+        bar.y = self.y + self.index * self.row_h
+        bar.height = self.row_h
+        set_hidden(bar, False)
+        self.paint(True)
+        return False
 
     def relabel(self, i, s):
         self.items[i] = s
