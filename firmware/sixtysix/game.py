@@ -592,10 +592,6 @@ class Game:
         self.wipes.append((ui.Show(g), None))
         self.group.append(g)
 
-    def later(self, part):
-        """part.step() in the next frames, until it returns False, before any key."""
-        self.wipes.append((part, None))
-
     def close_overlay(self):
         """Take the box off, a band or two a frame."""
         if self.overlay is not None:

@@ -164,18 +164,16 @@ class ListWidget:
     """A vertical menu: a highlight bar moves behind the chosen line.
 
     A line's label is only as wide as its longest text (`longest`, default the items
-    themselves): recolouring a label redraws all of it. A box's menu over the table has
-    wide lines, dear to recompose: its labels are opaque on its plain fill (`back`: what
-    lies under them costs nothing then), and the bar moves in two frames (`later(self)`
-    has `step()` called in the next frame)."""
+    themselves): recolouring a label redraws all of it. A box's menu over the table
+    (`later`: the game's queue of what comes before the next key, Game.wipes) has wide
+    lines, dear to recompose: its bar moves in two frames (`step()` called from that
+    queue in the next one)."""
 
     def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None,
-                 back=None, later=None):
+                 later=None):
         self.items = items
-        self.back = back
         self.later = later
         self.index = 0
-        self.x = x
         self.y = y
         self.row_h = row_h
         self.bar = rect(x, y, width, row_h, GOLD)
@@ -185,23 +183,13 @@ class ListWidget:
         for i, s in enumerate(items):
             chars = min(room, max(len(s), longest[i] if longest else 0))
             lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
-            if back is not None:
-                lab.palette[0] = back
-                lab.palette.make_opaque(0)
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
         self.select(0)
 
-    def paint(self, on):
-        """The chosen line's label as it reads on the bar (on) or off it."""
-        p = self.labels[self.index].palette
-        p[1] = INK if on else self.color
-        if self.back is not None:
-            p[0] = GOLD if on else self.back
-
     def select(self, i):
-        self.paint(False)
+        self.labels[self.index].palette[1] = self.color
         self.index = i % len(self.items)
         bar = self.bar
         y = self.y + self.index * self.row_h
@@ -214,7 +202,7 @@ class ListWidget:
             bar.hidden = True
             bar.height = 1
             bar.y = y + self.row_h - 1 if y > bar.y else y
-            self.later(self)
+            self.later.append((self, None))
             return
         self.step()
 
@@ -225,7 +213,7 @@ class ListWidget:
         bar.y = self.y + self.index * self.row_h
         bar.height = self.row_h
         set_hidden(bar, False)
-        self.paint(True)
+        self.labels[self.index].palette[1] = INK
         return False
 
     def relabel(self, i, s):
