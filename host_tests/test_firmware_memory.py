@@ -55,9 +55,6 @@ class Palette:
     def make_transparent(self, i):
         pass
 
-    def make_opaque(self, i):
-        pass
-
 
 class Bitmap:
     # the same pixel buffer as CircuitPython's: rows of 32-bit words, on the GC heap
