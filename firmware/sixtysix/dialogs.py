@@ -58,7 +58,7 @@ def open_box(game, title, lines, items, handler):
         g.append(band)
         top = bottom
     menu_group = displayio.Group()
-    menu = ui.ListWidget(menu_group, items, x + 4, menu_y, w - 8, row)
+    menu = ui.ListWidget(menu_group, items, x + 4, menu_y, w - 8, row, later=game.wipes)
     g.append(menu_group)
     game.show_box(g)
     game.overlay = (g, menu, handler)

@@ -85,7 +85,7 @@ class Game:
 
     passing = False                # a pass box is due or showing: no hand shown
     # What a pixel costs to redraw while the table is taken off (App.go: ui.Clear): the
-    # rectangle its first layers leave spans cards and text still to go, as a box's does
+    # rectangle its first layers leave spans cards and text still to go
     UNDER = ui.TILE_US + ui.SHAPE_US
 
     def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
@@ -390,8 +390,7 @@ class Game:
             self.pending = role
             t.hurry()
             role = None
-        if self.wipes:
-            self.wipe_frame()
+        if self.wipes and not (self.wipe_frame() and t.busy()):
             return None
         if t.busy():
             t.tick()
@@ -602,23 +601,26 @@ class Game:
         self.group.append(g)
 
     def close_overlay(self):
-        """Take the box off, a band or two a frame."""
+        """Take the box off, a band or two a frame. A pixel it leaves costs at most a
+        card's (a sheet tile): a band's text goes with it, in the same rectangle; priced
+        as text over more layers (UNDER), a band on 320x240 went in three frames."""
         if self.overlay is not None:
             g = self.overlay[0]
             self.overlay = None
-            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, self.UNDER), g))
+            self.wipes.append((ui.Clear(g, self.lay.w, self.lay.h, ui.TILE_US), g))
 
     def wipe_frame(self):
         """One frame of the first box coming or going. A box that has gone is taken off
         the table a frame later: its parts' last removals must be drawn first, or
-        displayio would join them all into one rectangle."""
+        displayio would join them all into one rectangle. True when that was all: the
+        frame drew nothing, so the table's next work (a queued deal) can have it."""
         wipe, gone = self.wipes[0]
         if wipe is None:
             self.group.remove(gone)              # empty and drawn: redraws nothing
             self.wipes.pop(0)
             gc.collect()
             if not self.wipes:
-                return
+                return True
             wipe, gone = self.wipes[0]
         if not wipe.step():
             if gone is None:

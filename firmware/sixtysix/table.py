@@ -306,9 +306,12 @@ class Table:
         swept off) the trick's other cards it lay on or passes over, and the hand on its
         way to the player; a card closing up towards a
         gap uncovers felt (its neighbour on the far side moves after it), any other short
-        move its neighbours."""
+        move its neighbours. A card that comes from off the screen in one frame (one
+        fanning out of its dealt packet) draws only where it arrives."""
         cw, ch = self.lay.cw, self.lay.ch
         card = cw * ch
+        if m.frames == 1 and self.cards[m.c].hidden:
+            return card * ui.TILE_US
         dx, dy = m.x1 - m.x0, m.y1 - m.y0
         step = min((cw + abs(dx) // m.frames + 1) * (ch + abs(dy) // m.frames + 1), 2 * card)
         if m.flight:

@@ -132,9 +132,6 @@ class Label:
             if t[i] != c:
                 t[i] = c
 
-    def set_color(self, color):
-        self.palette[1] = color
-
 
 def text(s, x, y, color=WHITE, scale=1, chars=0):
     return Label(s, x, y, color, scale, chars)
@@ -167,12 +164,16 @@ class ListWidget:
     """A vertical menu: a highlight bar moves behind the chosen line.
 
     A line's label is only as wide as its longest text (`longest`, default the items
-    themselves): recolouring a label redraws all of it."""
+    themselves): recolouring a label redraws all of it. A box's menu over the table
+    (`later`: the game's queue of what comes before the next key, Game.wipes) has wide
+    lines, dear to recompose: its bar moves in two frames (`step()` called from that
+    queue in the next one)."""
 
-    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None):
+    def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None,
+                 later=None):
         self.items = items
+        self.later = later
         self.index = 0
-        self.x = x
         self.y = y
         self.row_h = row_h
         self.bar = rect(x, y, width, row_h, GOLD)
@@ -188,10 +189,32 @@ class ListWidget:
         self.select(0)
 
     def select(self, i):
-        self.labels[self.index].set_color(self.color)
+        self.labels[self.index].palette[1] = self.color
         self.index = i % len(self.items)
-        self.bar.y = self.y + self.index * self.row_h
-        self.labels[self.index].set_color(INK)
+        bar = self.bar
+        y = self.y + self.index * self.row_h
+        if self.later is not None and bar.y != y:
+            # the old line this frame, the new one the next: one frame redrawing both
+            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing.
+            # A shape redraws where it last was whenever its area changes, hidden or
+            # not: parked as the new line's row farthest from the old (one rectangle of
+            # one band each), the old line is not redrawn twice
+            bar.hidden = True
+            bar.height = 1
+            bar.y = y + self.row_h - 1 if y > bar.y else y
+            self.later.append((self, None))
+            return
+        self.step()
+
+    def step(self):
+        """The bar on the chosen line, its label recoloured to read on it (a move's
+        second frame); False: nothing more to come."""
+        bar = self.bar
+        bar.y = self.y + self.index * self.row_h
+        bar.height = self.row_h
+        set_hidden(bar, False)
+        self.labels[self.index].palette[1] = INK
+        return False
 
     def relabel(self, i, s):
         self.items[i] = s
