@@ -86,6 +86,42 @@ def test_leaving_a_screen_draws_a_share_that_leaves_room_for_sorting_it(team_ses
         assert f.display_ms <= 0.65 * DISPLAY_PER_FRAME, "step %d: %.1f ms" % (f.step, f.display_ms)
 
 
+@pytest.mark.parametrize("profile", ["pico_display_pack", "pajenicko_picopad"])
+def test_the_computer_thinks_in_a_frame_of_its_own_after_thinking_is_shown(profile, monkeypatch):
+    """The frame that shows "Thinking..." is drawn before the thought, and the thought
+    and its move come in the next frame, which draws only the move's answer. Both once
+    came in one frame: the message's refresh before the thought, the move's after it,
+    some 40 ms of display with 21-24 ms of the move's Python on the board (North
+    American at Hard, 62-67 ms on the PicoPad)."""
+    from sixtysix.app import App
+    sim = screenbench.Recorder(profile, 3)
+    events = []                     # ("drawn" or "thought", step), in order
+    refresh = sim.show
+
+    def show():
+        events.append(("drawn", sim.steps))
+        refresh()
+
+    sim.show = show                 # (App takes it at boot)
+    make_player = App.make_player
+
+    def thinks(app, level):
+        events.append(("thought", sim.steps))
+        return make_player(app, level)
+
+    monkeypatch.setattr(App, "make_player", thinks)
+    screenbench.play_script(sim, 1, "american", "hard")
+    at = {f.step: f for f in sim.frames}
+    thoughts = [i for i, e in enumerate(events) if e[0] == "thought"]
+    assert len(thoughts) >= 5
+    for i in thoughts:
+        step = events[i][1]
+        assert events[i - 1] != ("drawn", step), "step %d drew before its thought" % step
+        assert ("drawn", step - 1) in events, "step %d: nothing shown before it" % step
+        f = at[step]
+        assert f.display_ms <= 0.65 * DISPLAY_PER_FRAME, "step %d: %.1f ms" % (step, f.display_ms)
+
+
 def test_the_save_logs_rewrite_has_a_frame_of_its_own():
     """The log's rewrite (a sector erase, 45 ms) comes once it is nearly full, in a frame
     where the game waits for a key and nothing else happens: no key answered, nothing

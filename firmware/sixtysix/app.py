@@ -147,8 +147,7 @@ class App:
     # ---- platform glue ---------------------------------------------------------
 
     def show_now(self):
-        """Draw what changed: at the end of a frame, and before a long computation (the
-        computer thinking)."""
+        """Draw what changed: at the end of a frame (and of the power-on's drawing)."""
         if self._show is not None:
             self._show()
 

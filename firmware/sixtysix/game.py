@@ -110,6 +110,7 @@ class Game:
         self.shown_result = False
         self.score_before = None   # the scores before the action that ended the deal
         self.asked = -1            # the log length at which the computer last passed on closing
+        self.thinking = False      # "Thinking..." is shown: the computer thinks in the next frame
         self.fresh_deal = fresh_deal
         self.steps = [self.build]   # the screen is built a step a frame (ui.Show)
 
@@ -380,11 +381,12 @@ class Game:
         """One frame. Returns "title" to leave the table.
 
         A key pressed while cards move or a box comes or goes waits in `pending`, and
-        the animation hurries. The frame that answers a key shows what needs no frames
-        (texts, the cursor) and its animation starts in the next: the answer's Python
-        (the rules, the new places) is that frame's work."""
+        the animation hurries; so does one pressed while the computer is about to think.
+        The frame that answers a key shows what needs no frames (texts, the cursor) and
+        its animation starts in the next: the answer's Python (the rules, the new places)
+        is that frame's work."""
         t = self.table
-        if role is not None and (self.wipes or t.busy()):
+        if role is not None and (self.wipes or t.busy() or self.thinking):
             self.pending = role
             t.hurry()
             role = None
@@ -393,7 +395,7 @@ class Game:
         if t.busy():
             t.tick()
             return None
-        if role is None:
+        if role is None and not self.thinking:
             role, self.pending = self.pending, None
         nxt = self.react(role)
         if t.busy() and not self.wipes:
@@ -434,7 +436,7 @@ class Game:
     def busy(self):
         """True while anything is still to be drawn before the game waits for a key (the
         app's idle time starts when nothing is)."""
-        return bool(self.wipes) or self.table.busy() or self.pending is not None
+        return bool(self.wipes) or self.table.busy() or self.pending is not None or self.thinking
 
     def human(self, role):
         if self.bidding():
@@ -544,13 +546,18 @@ class Game:
         return self.act(CLOSE, cpu)
 
     def computer(self):
-        d = self.match.deal
-        seat = d.to_act
-        if (self.level == "hard" or not self.team) and not self.watching():
-            self.table.message("Thinking...")
-            self.app.show_now()
+        """The computer's turn. "Thinking..." is drawn in a frame of its own, the thought
+        and the move come in the next: no frame both redraws the message and applies the
+        move (the thought is not a frame's work: keys wait through it)."""
         if self.app.warm:
             return          # App.idle does what it was given to do first (App.warm)
+        if (self.level == "hard" or not self.team) and not self.watching() and not self.thinking:
+            self.thinking = True
+            self.table.message("Thinking...")
+            return
+        self.thinking = False
+        d = self.match.deal
+        seat = d.to_act
         action = self.decide(seat)
         if action is None:
             action = greedy(d)
@@ -587,7 +594,9 @@ class Game:
     # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
     def show_box(self, g):
-        """Hang box g on the table; its bands appear over the next few frames."""
+        """Hang box g on the table; its bands appear over the next few frames (a box
+        that comes before the computer's thought: "Thinking..." is shown again after it)."""
+        self.thinking = False
         self.wipes.append((ui.Show(g), None))
         self.group.append(g)
 
