@@ -22,12 +22,18 @@ class TextScreen:
         self.pages = self.pages()
 
     def lay_out(self):
-        chars = (self.app.width - 12) // ui.CHAR_W
+        """The pages in lines, a page a frame (a game's rules wrapped at once take more
+        than a frame on the board)."""
         self.flat = []
-        for p in self.pages:                      # long pages spill onto the next screen
-            page = ui.wrap(p, chars)
-            for i in range(0, len(page), self.rows):
-                self.flat.append(page[i:i + self.rows])
+        self.laid = 0
+        return [self.lay_page] * len(self.pages)
+
+    def lay_page(self):
+        p = self.pages[self.laid]
+        self.laid += 1
+        page = ui.wrap(p, (self.app.width - 12) // ui.CHAR_W)
+        for i in range(0, len(page), self.rows):    # a long page spills onto the next screen
+            self.flat.append(page[i:i + self.rows])
 
     def add_lines(self):
         app = self.app
