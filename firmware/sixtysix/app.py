@@ -52,13 +52,12 @@ NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
-# What App.open starts a match for (the rest are menu screens).
-MATCHES = ("new", "continue", "passgame", "linkgame", "linked")
-# The module (of sixtysix) each menu screen is in: each compiles in a frame of its own
-# when its screen is opened (App.step) and none stays loaded while a match plays.
+# The module (of sixtysix) each menu screen is in, and the one that starts the matches
+# with friends: each compiles in a frame of its own when its screen is opened (App.step)
+# and none stays loaded while a match plays.
 MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
          "rules": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
-         "link": "friends"}
+         "link": "friends", "passgame": "friends", "linkgame": "friends", "linked": "friends"}
 # What a screen's next screen needs beyond its menu module, loaded one a frame before it
 # opens (App.step): pass-and-play's set-up leads to its table.
 OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",)}
@@ -243,11 +242,8 @@ class App:
             self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesScreen,
                                     "keys": textscreen.KeysScreen}[name])
         elif name != "title":
-            if not hasattr(sixtysix, "friends"):    # (a match it starts: "linked" after a power cut)
-                self.going = name               # compiled in a frame of its own; open next frame
-                __import__("sixtysix.friends")
-                return
-            sixtysix.friends.open(self, name)
+            from sixtysix import friends
+            friends.open(self, name)
         else:
             self.title()
 
@@ -471,6 +467,8 @@ class App:
     def before(self, name):
         """The next module screen `name` needs before it opens (its menu module, what its
         next screen needs: OPENS), or None."""
+        if name == "continue" and self.store.header(store.LINKED) is not None:
+            name = "linked"                 # as open() reads it (a method for the two: 160 B of heap)
         menu = MENUS.get(name)
         if menu is not None and not hasattr(sixtysix, menu):
             return "sixtysix." + menu
