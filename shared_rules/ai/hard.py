@@ -57,13 +57,7 @@ class Hard:
         if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
                 or view.to_act != view.seat:
             return first
-        s = self.search
-        budget = self._budget(game)
-        if s is None:
-            from shared_rules.ai.search import Search
-            solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
-            s = self.search = Search(self.seed, budget, solve, HARD_TABLE)
-        s.budget = budget
+        s = self.searcher(game)
         a = s.choose(view, first, clock, deadline)
         self.work = s.units
         return a
@@ -73,14 +67,27 @@ class Hard:
         first = team_greedy.choose(view)
         if first is None or len(view.legal) == 1:
             return first
-        s = self.team
-        if s is None:
-            from shared_rules.ai.team_search import TeamSearch
-            s = self.team = TeamSearch(self.seed)
-        s.budget = self._budget(view.rules.game)
+        s = self.searcher(view.rules.game)
         a = s.choose(view, first, clock, deadline)
         self.work = s.units
         return a
+
+    def searcher(self, game):
+        """The search for `game` (a Rules.game), made at its first use, at its budget:
+        its values(view, actions) weigh every action (ai.anytime.Rounds)."""
+        if game in TEAM_GAMES:
+            s = self.team
+            if s is None:
+                from shared_rules.ai.team_search import TeamSearch
+                s = self.team = TeamSearch(self.seed)
+        else:
+            s = self.search
+            if s is None:
+                from shared_rules.ai.search import Search
+                solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
+                s = self.search = Search(self.seed, 0, solve, HARD_TABLE)
+        s.budget = self._budget(game)
+        return s
 
     def hint(self, view):
         if view.rules.game in TEAM_GAMES:

@@ -59,17 +59,20 @@ class Search(Playouts, Rounds):
         n = self._candidates(view, first)
         if n == 1:
             return first
+        return self.run(n, self.rng, self._begin(view, clock, deadline))
+
+    def _begin(self, view, clock, deadline):
+        """Take in the decision (Rounds); the most rounds worth playing."""
         self._prepare(view)
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        exact = self.talon_left == 0
+        exact = self.exact = self.talon_left == 0
         # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
         # until few cards are left, as exact play in a guessed world is mostly overconfident.
         self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
-        rng = self.rng
         # Reseeded per decision: the same seed and view always give the same move.
-        rng.reseed((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2))
-        return self.run(n, rng, 1 if exact else MAX_ROUNDS)
+        self.rng.reseed((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2))
+        return 1 if exact else MAX_ROUNDS
 
     def _candidates(self, view, first):
         """Fill self.cands with the actions worth searching; return how many."""

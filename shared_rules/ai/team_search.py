@@ -52,12 +52,15 @@ class TeamSearch(TeamPlayouts, TeamWorlds, Rounds):
         n = self._candidates(view, first, view.legal[0] == PASS)
         if n == 1:
             return first
+        return self.run(n, self.rng, self._begin(view, clock, deadline))
+
+    def _begin(self, view, clock, deadline):
+        """Take in the decision (Rounds); the most rounds worth playing."""
         self._prepare(view)
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        rng = self.rng
-        rng.reseed((self.seed & 0xFFFF) * 7919 ^ (view.hand & 0x3FFFFFF) ^ len(view.history) * 131)
-        return self.run(n, rng, MAX_ROUNDS)
+        self.rng.reseed((self.seed & 0xFFFF) * 7919 ^ (view.hand & 0x3FFFFFF) ^ len(view.history) * 131)
+        return MAX_ROUNDS
 
     def value(self, action):
         """What Rounds.run scores a candidate with, in the current world."""
