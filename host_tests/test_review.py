@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from shared_rules import ai
-from shared_rules.actions import CLOSE, DRAW
+from shared_rules.ai import weigh
+from shared_rules.actions import CLOSE, DRAW, DECLARE
 from shared_rules.cards import listed, parse
 from shared_rules.family import new_match
 from shared_rules.record import to_record, deal_from_record, parse_entry, action_text
@@ -106,21 +107,21 @@ def test_an_endgame_the_solver_decides_is_weighed_exactly(tmp_path):
 
 
 def test_the_search_values_every_action_in_game_points():
-    """Rounds.values, the seam the review uses: a value for each action given, none dropped,
-    in game points with no card-point tie-break: showing a marriage to reach 66 is worth
-    what the deal then scores, though the seats' card points differ."""
+    """shared_rules.ai.weigh, the seam the review uses: a value for each action given, none
+    dropped, in game points with no card-point tie-break: showing a marriage to reach 66 is
+    worth what the deal then scores, though the seats' card points differ."""
     rec = normal_deal(Rules("standard"), 9)
     assert rec["actions"][7] == "0 declare-marriage KD"
     d = before(rec, 7)
     view = d.view(0)
-    search = ai.make_player("hard", 1, budget=BUDGET).searcher(d.rules.game)
-    values = search.values(view, view.legal)
-    assert len(values) == len(view.legal) and search.rounds >= 10
+    actions = [a for a in view.legal if a != DECLARE]
+    values, rounds, exact = weigh.values(ai.make_player("hard", 1, budget=BUDGET), view, actions)
+    assert len(values) == len(actions) and rounds >= 10 and not exact
     after = d.clone()
     after.apply(parse_entry(rec["actions"][7])[1])
-    winner, gp, _ = after.result
+    gp = after.result[1]
     assert after.points(0) - after.points(1) >= 8 and gp[0] >= 1      # a tie-break would show
-    assert values[view.legal.index(parse_entry(rec["actions"][7])[1])] == gp[0] - gp[1]
+    assert values[actions.index(parse_entry(rec["actions"][7])[1])] == gp[0] - gp[1]
 
 
 def seat_views(rec, seat):
@@ -137,6 +138,11 @@ def seat_views(rec, seat):
             out.append(v)
         d.apply(action, s)
     return out
+
+
+def dealing(rec):
+    """Where the cards of a record lie: each hand, the talon in order, the widow."""
+    return deal_from_record(rec).dealt_hands, rec.get("talon"), sorted(rec.get("widow") or ())
 
 
 def swapped(rec, x, y):
@@ -165,7 +171,6 @@ def test_the_hidden_cards_change_no_advice(rules, seed):
     seen = 0
     for v in views:
         seen |= v["hand"] | v["played"] | v.get("opp_known", 0)
-    deal = deal_from_record(rec)
     everything = set(sum(rec["hands"], []) + (rec.get("talon") or []) + (rec.get("widow") or []))
     hidden = sorted(c for c in everything if c != rec["trump_card"] and not seen >> parse(c) & 1)
     base = review_deal(rec, 0, BUDGET)
@@ -173,8 +178,8 @@ def test_the_hidden_cards_change_no_advice(rules, seed):
     checked = 0
     for x, y in itertools.combinations(hidden, 2):
         other = swapped(rec, x, y)
-        if deal_from_record(other).dealt_hands == deal.dealt_hands and other["talon"] == rec["talon"]:
-            continue                # one hand's cards: the same deal
+        if dealing(other) == dealing(rec):
+            continue                # two cards of one hand (or of the widow): the same deal
         if replay(other)["status"] == "error" or seat_views(other, 0) != views:
             continue                # the others' plays would be illegal, or the seat would see it
         assert review_deal(other, 0, BUDGET)["decisions"] == base["decisions"], (x, y)
@@ -206,8 +211,9 @@ def schnapsen_match():
 
 
 def test_json_gives_every_choice_its_value(command, tmp_path):
+    match = schnapsen_match()
     path = tmp_path / "match.json"
-    path.write_text(json.dumps(schnapsen_match()))
+    path.write_text(json.dumps(match))
     code, out, err = command(str(path), "--json", "--budget", str(BUDGET), "--top", "2")
     assert code == 0 and err == "" and len(out.splitlines()) == 1
     report = json.loads(out)
@@ -218,7 +224,7 @@ def test_json_gives_every_choice_its_value(command, tmp_path):
         assert deal["result"]["status"] == "ended"
         assert deal["reviewed"] == len(deal["decisions"]) >= 2
         assert deal["cost"] == pytest.approx(sum(x["cost"] for x in deal["decisions"]), abs=0.002)
-        rec = schnapsen_match()[k]
+        rec = match[k]
         for x in deal["decisions"]:
             d = before(rec, x["action_index"])
             assert d.to_act == 0 and x["played"] == rec["actions"][x["action_index"]][2:]

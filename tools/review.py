@@ -20,6 +20,7 @@ from shared_rules.actions import DECLARE, EXCHANGE, CLOSE, DRAW  # noqa: E402
 from shared_rules.record import deal_from_record, parse_entry, action_text  # noqa: E402
 from shared_rules.report import record_of, replay, summary  # noqa: E402
 from shared_rules.rules import TEAM_GAMES  # noqa: E402
+from shared_rules.ai import weigh  # noqa: E402
 from shared_rules.ai.hard import Hard, HARD_BUDGET  # noqa: E402
 from tools.replay import BadInput, load  # noqa: E402
 
@@ -98,20 +99,19 @@ def checked(doc, chosen):
 # ---- weighing the choices --------------------------------------------------------------------
 
 
-def weigh(deal, view, hard):
+def worth(deal, view, hard):
     """({action: expected game-point margin for the seat}, sampled deals, exact) for every
-    legal action of `view`, by the search (Rounds.values) on the view alone. Except: a
-    declaration ends the deal, so it is worth its result (decided by what is on the table);
-    after an exchange or a close the seat acts again, having seen nothing new, so they are
-    worth its best choice then (the search would make that one by its rules of thumb)."""
+    legal action of `view`, by the search on the view alone (shared_rules.ai.weigh).
+    Except: a declaration ends the deal, so it is worth its result (decided by what is on
+    the table); after an exchange or a close the seat acts again, having seen nothing new,
+    so they are worth its best choice then (the search would make that one by its rules
+    of thumb)."""
     legal = view.legal
     searched = [a for a in legal if a != DECLARE and a != EXCHANGE and a != CLOSE]
-    search = hard.searcher(view.rules.game)
-    values = search.values(view, searched)
+    values, rounds, exact = weigh.values(hard, view, searched)
     if values is None:
         raise ReviewError("the budget is too small for one sampled deal: raise --budget", 2)
     out = dict(zip(searched, values))
-    rounds, exact = search.rounds, search.exact
     for a in legal:
         if a not in out:
             after = deal.clone()
@@ -120,7 +120,7 @@ def weigh(deal, view, hard):
                 gp = after.result[1]
                 out[a] = gp[view.seat] - gp[1 - view.seat]
             else:
-                out[a] = max(weigh(after, after.view(view.seat), hard)[0].values())
+                out[a] = max(worth(after, after.view(view.seat), hard)[0].values())
     return out, rounds, exact
 
 
@@ -139,7 +139,7 @@ def decision(deal, view, played, index, hard):
     """One decision of the reviewed seat: every choice's value, the best one, the cost."""
     if played not in view.legal:
         played ^= 1         # "declare-marriage QC": listed by the king, as legal_actions does
-    values, rounds, exact = weigh(deal, view, hard)
+    values, rounds, exact = worth(deal, view, hard)
     top = max(values.values())
     best = played if values[played] == top else [a for a in view.legal if values[a] == top][0]
     bidding = deal.rules.game == "american" and deal.bidder < 0

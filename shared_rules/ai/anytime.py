@@ -2,12 +2,10 @@
 until the work budget, the deadline or enough rounds; each round plays every candidate in
 the same world, so their difference is measured, not their luck.
 
-A search subclasses Rounds and provides _begin(view, clock, deadline) (take in the
-decision, reseed self.rng; the most rounds worth playing), _sample(rng) (deal a world),
-value(action) (the action's value in it, or ABORT once spent() says time or work ran
-out), and the lists cands, total, vals; it counts its work in self.units. Only complete
-rounds count. values() weighs every given action, none dropped: for a program that
-reviews play (tools.review), not for the device.
+A search subclasses Rounds and provides _sample(rng) (deal a world), value(action) (the
+action's value in it, or ABORT once spent() says time or work ran out), and the lists
+cands, total, vals; it counts its work in self.units. Only complete rounds count.
+shared_rules.ai.weigh runs it a round at a time to weigh every action.
 """
 from shared_rules.ai import CHECK_EVERY
 
@@ -21,12 +19,10 @@ RACE = ((8, 48), (16, 34), (32, 24), (64, 17), (128, 12))
 
 class Rounds:
     ties = True         # card points break ties between equal game points (value())
-    exact = False       # the last decision was solved exactly: one world, the real one
 
-    def run(self, n, rng, max_rounds, racing=True):
+    def run(self, n, rng, max_rounds):
         """The best of the first n candidates (the first one on ties; cands[0] if no round
-        completed). max_rounds = 1: a single world, the real one. racing=False: no
-        candidate is dropped, each total covers every round."""
+        completed). max_rounds = 1: a single world (the real one), no candidate dropped."""
         total = self.total
         vals = self.vals
         cands = self.cands
@@ -52,32 +48,13 @@ class Rounds:
             self.rounds += 1
             if self.rounds >= max_rounds:
                 break
-            if racing:
-                n = race(cands, total, n, self.rounds)
+            n = race(cands, total, n, self.rounds)
         best = 0
         for i in range(1, n):
             if total[i] > total[best]:
                 best = i
         return cands[best]
 
-    def values(self, view, actions):
-        """The mean game-point margin for the view's seat of each of `actions` (legal in
-        the view; the search's worlds and budget, none dropped, card points not added),
-        or None if the budget allowed no complete round."""
-        n = len(actions)
-        while len(self.cands) < n:
-            self.cands.append(0)
-            self.total.append(0)
-            self.vals.append(0)
-        for i in range(n):
-            self.cands[i] = actions[i]
-        self.units = 0
-        self.ties = False
-        self.run(n, self.rng, self._begin(view, None, None), False)
-        self.ties = True
-        if not self.rounds:
-            return None
-        return [self.total[i] / (self.rounds * self.scale) for i in range(n)]
 
     def spent(self, units):
         """True once the budget or the deadline has run out; `units`: the work of the
