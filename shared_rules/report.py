@@ -36,14 +36,18 @@ def dealer_points(deal):
     return 1 if winner is None else gp[winner]
 
 
-def replay(rec):
-    """Replay a record; the report says how the deal stands or which action is wrong.
+def record_of(doc):
+    """The record in `doc`: an example document ({"name", "why", "record", "expect"}, as in
+    records/ folders) holds one under "record"; anything else is taken as the record."""
+    if isinstance(doc, dict) and "rules" not in doc and isinstance(doc.get("record"), dict):
+        return doc["record"]
+    return doc
 
-    An example document ({"name", "why", "record", "expect"}, as in records/ folders) is
-    replayed by its "record".
-    """
-    if isinstance(rec, dict) and "rules" not in rec and isinstance(rec.get("record"), dict):
-        rec = rec["record"]
+
+def replay(rec):
+    """Replay a record (or an example document: record_of); the report says how the deal
+    stands or which action is wrong."""
+    rec = record_of(rec)
     try:
         deal = deal_from_record(rec)
     except (ValueError, KeyError, TypeError, AttributeError) as e:

@@ -34,6 +34,34 @@ def _text(data):
         raise ValueError("not UTF-8 text: byte 0x%02x at offset %d" % (data[e.start], e.start))
 
 
+class BadInput(Exception):
+    """Input that holds no JSON: the message, and the exit code (`code`)."""
+
+    def __init__(self, message, code):
+        Exception.__init__(self, message)
+        self.code = code
+
+
+def load(arg):
+    """The JSON value in FILE or '-'; BadInput when it cannot be read (exit code 2) or is
+    not UTF-8 JSON (1). tools.review reads its records this way too."""
+    try:
+        data = _read(arg)
+    except OSError as e:
+        where = "standard input" if arg == "-" else arg
+        raise BadInput("cannot read " + where + ": " + (e.strerror or str(e)), 2)
+    try:
+        text = _text(data)
+    except ValueError as e:
+        raise BadInput(str(e), 1)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise BadInput("not JSON: nested too deeply", 1)
+    except ValueError as e:
+        raise BadInput("not JSON: " + str(e), 1)
+
+
 def _error(message):
     return {"status": "error", "error_index": None, "error": message}
 
@@ -41,20 +69,9 @@ def _error(message):
 def report(arg):
     """(the JSON report, exit code) for FILE or '-'."""
     try:
-        data = _read(arg)
-    except OSError as e:
-        where = "standard input" if arg == "-" else arg
-        return _error("cannot read " + where + ": " + (e.strerror or str(e))), 2
-    try:
-        text = _text(data)
-    except ValueError as e:
-        return _error(str(e)), 1
-    try:
-        rec = json.loads(text)
-    except RecursionError:
-        return _error("not JSON: nested too deeply"), 1
-    except ValueError as e:
-        return _error("not JSON: " + str(e)), 1
+        rec = load(arg)
+    except BadInput as e:
+        return _error(str(e)), e.code
     if not isinstance(rec, dict):
         return _error("a record is a JSON object"), 1
     out = replay(rec)

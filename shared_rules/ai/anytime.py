@@ -5,6 +5,7 @@ the same world, so their difference is measured, not their luck.
 A search subclasses Rounds and provides _sample(rng) (deal a world), value(action) (the
 action's value in it, or ABORT once spent() says time or work ran out), and the lists
 cands, total, vals; it counts its work in self.units. Only complete rounds count.
+shared_rules.ai.weigh runs it a round at a time to weigh every action.
 """
 from shared_rules.ai import CHECK_EVERY
 
@@ -17,9 +18,11 @@ RACE = ((8, 48), (16, 34), (32, 24), (64, 17), (128, 12))
 
 
 class Rounds:
+    ties = True         # card points break ties between equal game points (value())
+
     def run(self, n, rng, max_rounds):
         """The best of the first n candidates (the first one on ties; cands[0] if no round
-        completed). max_rounds = 1: a single world, the real one."""
+        completed). max_rounds = 1: a single world (the real one), no candidate dropped."""
         total = self.total
         vals = self.vals
         cands = self.cands

@@ -42,45 +42,43 @@ class Hard:
         self.team = None
         self.work = 0
 
-    def _budget(self, game):
-        return self.budget if self.budget is not None else HARD_BUDGET[game]
-
     def choose(self, view, clock=None, deadline=None):
         self.work = 0
         if deadline is not None:
             deadline -= SLACK
         game = view.rules.game
         if game in TEAM_GAMES:
-            return self._team(view, clock, deadline)
-        from shared_rules.ai.normal import decide
-        first = decide(view, False, None, self.rng)
-        if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
-                or view.to_act != view.seat:
-            return first
-        s = self.search
-        budget = self._budget(game)
-        if s is None:
-            from shared_rules.ai.search import Search
-            solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
-            s = self.search = Search(self.seed, budget, solve, HARD_TABLE)
-        s.budget = budget
+            from shared_rules.ai import team_greedy
+            first = team_greedy.choose(view)
+            if first is None or len(view.legal) == 1:
+                return first
+        else:
+            from shared_rules.ai.normal import decide
+            first = decide(view, False, None, self.rng)
+            if first is None or first >= DECLARE_MARRIAGE and first != CLOSE and first != DRAW \
+                    or view.to_act != view.seat:
+                return first
+        s = self.searcher(game)
         a = s.choose(view, first, clock, deadline)
         self.work = s.units
         return a
 
-    def _team(self, view, clock, deadline):
-        from shared_rules.ai import team_greedy
-        first = team_greedy.choose(view)
-        if first is None or len(view.legal) == 1:
-            return first
-        s = self.team
-        if s is None:
-            from shared_rules.ai.team_search import TeamSearch
-            s = self.team = TeamSearch(self.seed)
-        s.budget = self._budget(view.rules.game)
-        a = s.choose(view, first, clock, deadline)
-        self.work = s.units
-        return a
+    def searcher(self, game):
+        """The search for `game` (a Rules.game), made at its first use, at this player's
+        budget (shared_rules.ai.weigh asks for it too)."""
+        if game in TEAM_GAMES:
+            s = self.team
+            if s is None:
+                from shared_rules.ai.team_search import TeamSearch
+                s = self.team = TeamSearch(self.seed)
+        else:
+            s = self.search
+            if s is None:
+                from shared_rules.ai.search import Search
+                solve = self.solve_cards if self.solve_cards is not None else SOLVE_CARDS
+                s = self.search = Search(self.seed, 0, solve, HARD_TABLE)
+        s.budget = self.budget if self.budget is not None else HARD_BUDGET[game]
+        return s
 
     def hint(self, view):
         if view.rules.game in TEAM_GAMES:

@@ -16,11 +16,18 @@ from shared_rules.ai.anytime import ABORT
 from shared_rules.rules import marriage_points
 from shared_rules.ai import greedy
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 NO_STACK = -99998
 SCALE = 32          # a game point; card points (difference / 8) only break ties
 
 
 class Playouts:
+    scale = SCALE       # a game point of margin, in values
+
     def rollout(self, action):
         """Game-point value (x SCALE) for the searching seat of `action` in the current
         world, or ABORT when the budget or deadline ran out first."""
@@ -184,11 +191,11 @@ class Playouts:
         return self.cp[s] + self.mp[s] if self.t[s] else self.cp[s]
 
     def _value(self, w, gp):
-        """Scaled value for the searching seat when seat w scores gp."""
+        """Scaled value for the searching seat when seat w scores gp (self.ties: card
+        points break ties)."""
         seat = self.seat
-        diff = self._counted(seat) - self._counted(1 - seat)
-        v = gp * SCALE + (diff >> 3)
-        return v if w == seat else -gp * SCALE + (diff >> 3)
+        tie = (self._counted(seat) - self._counted(1 - seat)) >> 3 if self.ties else 0
+        return (gp if w == seat else -gp) * SCALE + tie
 
     def _end_declared(self, w, closed, cot):
         sv = self.solver

@@ -62,14 +62,7 @@ class Search(Playouts, Rounds):
         self._prepare(view)
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        exact = self.talon_left == 0
-        # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
-        # until few cards are left, as exact play in a guessed world is mostly overconfident.
-        self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
-        rng = self.rng
-        # Reseeded per decision: the same seed and view always give the same move.
-        rng.reseed((self.seed & 0xFFFF) * 7919 ^ view.hand ^ (view.played >> 1) ^ (view.opp_known >> 2))
-        return self.run(n, rng, 1 if exact else MAX_ROUNDS)
+        return self.run(n, self.rng, self.max_rounds)
 
     def _candidates(self, view, first):
         """Fill self.cands with the actions worth searching; return how many."""
@@ -94,7 +87,15 @@ class Search(Playouts, Rounds):
     # ---- worlds ----------------------------------------------------------------------------
 
     def _prepare(self, v):
-        """Copy the constants of the decision out of the view."""
+        """Take in the decision: its constants out of the view, how to search it, the
+        worlds' seed (shared_rules.ai.weigh calls it too)."""
+        exact = v.talon_left == 0
+        # Every card known (talon used up): one exact solve. Sampled worlds: greedy playouts
+        # until few cards are left, as exact play in a guessed world is mostly overconfident.
+        self.solve_at = min(12 if exact else self.solve_cards, self.stack_cards)
+        self.max_rounds = 1 if exact else MAX_ROUNDS
+        # Reseeded per decision: the same seed and view always give the same move.
+        self.rng.reseed((self.seed & 0xFFFF) * 7919 ^ v.hand ^ (v.played >> 1) ^ (v.opp_known >> 2))
         self.seat = v.seat
         self.rules = v.rules
         self.game = v.rules.game

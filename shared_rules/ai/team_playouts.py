@@ -34,6 +34,7 @@ class TeamPlayouts:
         TeamWorlds._prepare)."""
         self.sides = v.sides
         self.side = v.side
+        self.scale = SCALE * (v.sides - 1)   # a game point of margin: mine minus the others' mean
         self.bidding_game = v.rules.game == "american"
         self.ten = v.rules.ten_of_trumps
         self.trump0 = v.trump
@@ -304,7 +305,7 @@ class TeamPlayouts:
             mine = g0 if self.side == 0 else g1
             theirs = g1 if self.side == 0 else g0
             diff = a - b if self.side == 0 else b - a
-            return mine * SCALE - theirs * SCALE + (diff >> 3)
+            return (mine - theirs) * SCALE + (diff >> 3 if self.ties else 0)
         bside = bidder % sides
         total_gp = 0
         total_p = 0
@@ -327,4 +328,4 @@ class TeamPlayouts:
                 total_gp += g
                 total_p += p
         o = sides - 1
-        return (mine * o - total_gp) * SCALE + ((my_p * o - total_p) >> 3)
+        return (mine * o - total_gp) * SCALE + ((my_p * o - total_p) >> 3 if self.ties else 0)

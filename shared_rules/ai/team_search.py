@@ -55,9 +55,7 @@ class TeamSearch(TeamPlayouts, TeamWorlds, Rounds):
         self._prepare(view)
         self.clock = clock
         self.deadline = deadline if deadline is not None else 0
-        rng = self.rng
-        rng.reseed((self.seed & 0xFFFF) * 7919 ^ (view.hand & 0x3FFFFFF) ^ len(view.history) * 131)
-        return self.run(n, rng, MAX_ROUNDS)
+        return self.run(n, self.rng, self.max_rounds)
 
     def value(self, action):
         """What Rounds.run scores a candidate with, in the current world."""
@@ -78,7 +76,10 @@ class TeamSearch(TeamPlayouts, TeamWorlds, Rounds):
         return n
 
     def _prepare(self, v):
-        """The world's constraints (TeamWorlds), the table (TeamPlayouts), the bidding."""
+        """The world's constraints (TeamWorlds), the table (TeamPlayouts), the bidding, the
+        worlds' seed (shared_rules.ai.weigh calls it too)."""
+        self.rng.reseed((self.seed & 0xFFFF) * 7919 ^ (v.hand & 0x3FFFFFF) ^ len(v.history) * 131)
+        self.max_rounds = MAX_ROUNDS
         TeamWorlds._prepare(self, v)
         self._table(v)
         self.bidding = v.legal[0] == PASS
