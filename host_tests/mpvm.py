@@ -15,6 +15,13 @@ Path may name any package directory or single .py module. Every run also gets
 /lib/mpvm_probe.py (host_tests/vm/mpvm_probe.py). A VM start costs about 0.1-0.2 s, so put
 many scenarios in one run rather than one run each.
 
+A package directory's modules go in compiled, as the board gets them: each .py becomes
+the .mpy that tools.deploy writes (tools/deploy/mpy.py), but for its first byte, left "M"
+(MicroPython's; the board's is "C"), since this VM refuses "C". So the VM runs the board's
+bytecode, and no compile garbage lands on its heap. compiled=False copies the .py sources
+instead (to measure what compiling costs). A single module (a stand-in, a helper, boot.py,
+which the board keeps as source) is always copied as source.
+
 What the VM does differently from the board (measured here):
 
 - Garbage is only reclaimed BETWEEN steps. Inside a step gc.collect() merely marks a
@@ -49,6 +56,8 @@ import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
+
+from tools.deploy import mpy
 
 REPO = Path(__file__).resolve().parent.parent
 VM_DIR = REPO / "host_tests" / "vm"
@@ -97,12 +106,37 @@ def check_installed():
         raise MPVMUnavailable("MicroPython VM package missing (%s); %s" % (MODULE_JS, INSTALL))
 
 
-def _package_entry(package):
+@lru_cache(maxsize=None)
+def _compiled(source, name):
+    """The VM's .mpy of a module: the board's bytes with MicroPython's first byte."""
+    return b"M" + mpy.compile_source(source, name, mpy.program())[1:]
+
+
+def _compile_package(path, into, name):
+    """Copy package directory `path` to `into`, each .py as its .mpy (`name`: its import path)."""
+    into.mkdir(parents=True)
+    for item in sorted(path.iterdir()):
+        if item.is_dir():
+            if item.name != "__pycache__":
+                _compile_package(item, into / item.name, name + "/" + item.name)
+        elif item.suffix == ".py":
+            (into / (item.stem + ".mpy")).write_bytes(_compiled(item.read_bytes(), name + "/" + item.name))
+        else:
+            shutil.copyfile(item, into / item.name)
+
+
+def _package_entry(package, staging=None):
+    """[name, host path] for run.mjs; a package directory with modules is compiled into
+    `staging` when one is given."""
     path = Path(package) if isinstance(package, Path) else REPO / package
     if not path.exists():
         raise FileNotFoundError("package for the VM not found: %s" % path)
-    name = path.stem if path.is_file() else path.name
-    return [name, str(path.resolve())]
+    if path.is_file():
+        return [path.stem, str(path.resolve())]
+    if staging is not None and any(path.rglob("*.py")):
+        _compile_package(path, staging / path.name, path.name)
+        path = staging / path.name
+    return [path.name, str(path.resolve())]
 
 
 def _clean_traceback(text):
@@ -119,12 +153,14 @@ def _vm_message(stderr):
     return "\n".join(line[:300] for line in lines[-20:]) or "no message"
 
 
-def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=None, pystack_bytes=None):
+def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=None, pystack_bytes=None,
+        compiled=True):
     """Run code (a string, or a list of step strings) in a fresh VM; return its stdout.
 
-    packages: repo dir names or Paths (see the module doc). heap_cap: bytes, at least
-    32 KB (see above). heapsize: the first heap area when uncapped (default 1 MiB; it
-    grows anyway). pystack_bytes: Python stack size (default 8 KB).
+    packages: repo dir names or Paths, their modules compiled unless compiled=False (see
+    the module doc). heap_cap: bytes, at least 32 KB (see above). heapsize: the first
+    heap area when uncapped (default 1 MiB; it grows anyway). pystack_bytes: Python
+    stack size (default 8 KB).
 
     Raises MPVMError if the code raised (later steps are skipped), the run took longer
     than timeout seconds (Node is killed), or the VM failed; MPVMUnavailable if the VM is
@@ -132,9 +168,10 @@ def run(code, packages=("shared_rules",), timeout=60, heap_cap=None, heapsize=No
     """
     check_installed()
     steps = [code] if isinstance(code, str) else list(code)
-    entries = [["mpvm_probe", str(PROBE)]] + [_package_entry(p) for p in packages]
     with tempfile.TemporaryDirectory(prefix="mpvm-") as tmp:
         tmp = Path(tmp)
+        entries = [["mpvm_probe", str(PROBE)]] + [_package_entry(p, tmp / "compiled" / str(i) if compiled else None)
+                                                 for i, p in enumerate(packages)]
         spec = {
             "packages": entries,
             "steps": steps,

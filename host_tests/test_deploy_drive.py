@@ -1,12 +1,13 @@
 """tools.deploy against a temporary folder standing in for a mounted CIRCUITPY drive."""
 
 import errno
+import os
 from pathlib import Path
 
 import pytest
 
 from deploy_fakes import board_files, make_drive, make_repo, seed_cache
-from tools.deploy import cli, discover
+from tools.deploy import cli, discover, mpy
 from tools.deploy.drive import DriveTarget
 from tools.deploy.sync import PLACEHOLDER
 
@@ -28,13 +29,25 @@ def run(capsys, repo, cache, *args):
 
 
 EXPECTED = {
-    "/code.py", "/boot.py", "/settings.toml", "/assets/cards.bmp", "/lib/profiles/__init__.py",
-    "/lib/sixtysix/__init__.py", "/lib/sixtysix/app.py", "/lib/sixtysix/screens/menu.py",
-    "/lib/shared_rules/cards.py", "/lib/shared_rules/rules.py",
-    "/lib/profiles/pico_display_pack.py", "/lib/profiles/waveshare_lcd_1in3.py",
+    "/code.py", "/boot.py", "/settings.toml", "/assets/cards.bmp", "/lib/profiles/__init__.mpy",
+    "/lib/sixtysix/__init__.mpy", "/lib/sixtysix/app.mpy", "/lib/sixtysix/screens/menu.mpy",
+    "/lib/shared_rules/cards.mpy", "/lib/shared_rules/rules.mpy",
+    "/lib/profiles/pico_display_pack.mpy", "/lib/profiles/waveshare_lcd_1in3.mpy",
     "/lib/adafruit_display_text/__init__.py", "/lib/adafruit_display_text/label.py",
     "/lib/adafruit_st7789.py", "/lib/adafruit_ticks.py",
 }
+
+
+def refused_on(drive, number):
+    """Path.write_bytes failing with errno ``number`` for files on ``drive`` only."""
+    real = Path.write_bytes
+
+    def write_bytes(self, data):
+        if Path(drive) in self.parents:
+            raise OSError(number, os.strerror(number))
+        return real(self, data)
+
+    return write_bytes
 
 
 def test_full_deploy_copies_the_layout_and_the_libraries(setup, capsys):
@@ -44,7 +57,8 @@ def test_full_deploy_copies_the_layout_and_the_libraries(setup, capsys):
     files = board_files(drive)
     assert set(files) == EXPECTED
     assert files["/code.py"] == (repo / "firmware/code.py").read_bytes()
-    assert files["/lib/sixtysix/screens/menu.py"] == (repo / "firmware/sixtysix/screens/menu.py").read_bytes()
+    assert files["/lib/sixtysix/screens/menu.mpy"] == mpy.compile_source(
+        (repo / "firmware/sixtysix/screens/menu.py").read_bytes(), "sixtysix/screens/menu.py", mpy.program())
     assert files["/settings.toml"] == b'SIXTYSIX_PROFILE = "pico_display_pack"\nCIRCUITPY_PYSTACK_SIZE = 4096\n'
     assert "16 written" in out and "every written file checked" in out and "Free space on the board" in out
     # boot.py is written first, code.py last
@@ -58,13 +72,13 @@ def test_incremental_deploy_copies_only_what_changed(setup, capsys):
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
     assert code == 0 and "Nothing to copy: all 16 files on the board match" in out
 
-    (repo / "shared_rules/cards.py").write_text("SUITS = 'CSHD'  # clubs first\n")
+    (repo / "shared_rules/cards.py").write_text("SUITS = 'HDCS'  # hearts first\n")
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
     written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
     assert code == 0
     # the placeholder guarded the copy, so code.py is rewritten last even though it did not change
-    assert written == ["/lib/shared_rules/cards.py", "/code.py"]
-    assert board_files(drive)["/lib/shared_rules/cards.py"].endswith(b"# clubs first\n")
+    assert written == ["/lib/shared_rules/cards.mpy", "/code.py"]
+    assert b"HDCS" in board_files(drive)["/lib/shared_rules/cards.mpy"]
     assert board_files(drive)["/code.py"] == (repo / "firmware/code.py").read_bytes()
 
 
@@ -85,15 +99,15 @@ def test_verification_catches_a_file_that_reads_back_wrong(setup, capsys, monkey
     real_write = DriveTarget.write_file
 
     def bad_flash(self, path, data):
-        if path == "/lib/sixtysix/app.py":
+        if path == "/lib/sixtysix/app.mpy":
             data = data[:-1] + b"?"
         real_write(self, path, data)
 
     monkeypatch.setattr(DriveTarget, "write_file", bad_flash)
     code, out, err = run(capsys, repo, cache, "--drive", str(drive))
     assert code == 9
-    assert "/lib/sixtysix/app.py: content differs (checksum)" in err
-    assert "retry    /lib/sixtysix/app.py" in out  # rewritten once before giving up
+    assert "/lib/sixtysix/app.mpy: content differs (checksum)" in err
+    assert "retry    /lib/sixtysix/app.mpy" in out  # rewritten once before giving up
     assert board_files(drive)["/code.py"] == PLACEHOLDER.data  # the half-verified game never boots
 
 
@@ -112,7 +126,7 @@ def test_disk_full_midway_leaves_the_placeholder_then_resumes(setup, capsys, mon
     real_write = DriveTarget.write_file
 
     def fills_up(self, path, data):
-        if path == "/lib/profiles/pico_display_pack.py":
+        if path == "/lib/profiles/pico_display_pack.mpy":
             partial = drive / path.lstrip("/")  # a partial file, then the disk is full
             partial.parent.mkdir(parents=True, exist_ok=True)
             partial.write_bytes(data[:5])
@@ -124,14 +138,14 @@ def test_disk_full_midway_leaves_the_placeholder_then_resumes(setup, capsys, mon
     assert code == 6 and "ran out of space while copying" in err, err
     files = board_files(drive)
     assert files["/code.py"] == PLACEHOLDER.data
-    assert "/lib/profiles/pico_display_pack.py" not in files  # the partial file was removed
+    assert "/lib/profiles/pico_display_pack.mpy" not in files  # the partial file was removed
 
     monkeypatch.setattr(DriveTarget, "write_file", real_write)
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
     written = [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
     assert code == 0
     assert "/lib/adafruit_display_text/__init__.py" not in written  # copied by the first run: kept
-    assert written[-1] == "/code.py" and "/lib/profiles/pico_display_pack.py" in written
+    assert written[-1] == "/code.py" and "/lib/profiles/pico_display_pack.mpy" in written
     assert set(board_files(drive)) == EXPECTED
 
 
@@ -158,11 +172,7 @@ def test_copy_failure_midway_then_resume(setup, capsys, monkeypatch):
 
 def test_read_only_drive(setup, capsys, monkeypatch):
     repo, cache, drive = setup
-
-    def refuse(self, data):
-        raise OSError(errno.EROFS, "Read-only file system")
-
-    monkeypatch.setattr("pathlib.Path.write_bytes", refuse)
+    monkeypatch.setattr("pathlib.Path.write_bytes", refused_on(drive, errno.EROFS))
     code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
     assert code == 7 and "is read-only" in err and "storage.remount" in err
 
@@ -195,11 +205,11 @@ def test_unknown_profile_is_a_usage_error(setup, capsys):
 def test_stale_firmware_files_are_removed(setup, capsys):
     repo, cache, drive = setup
     run(capsys, repo, cache, "--drive", str(drive))
-    (drive / "lib/sixtysix/old_screen.py").write_text("gone = True\n")
+    (drive / "lib/sixtysix/old_screen.mpy").write_bytes(b"C\x06\x00\x1f")
     (drive / "lib/other_project.py").write_text("kept = True\n")
     code, out, _ = run(capsys, repo, cache, "--drive", str(drive))
-    assert code == 0 and "removed  /lib/sixtysix/old_screen.py" in out
-    assert not (drive / "lib/sixtysix/old_screen.py").exists()
+    assert code == 0 and "removed  /lib/sixtysix/old_screen.mpy" in out
+    assert not (drive / "lib/sixtysix/old_screen.mpy").exists()
     assert (drive / "lib/other_project.py").exists()  # not ours: left alone
 
 
@@ -328,11 +338,7 @@ def test_a_second_deploy_onto_a_drive_that_is_still_full(setup, capsys, monkeypa
     assert run(capsys, repo, cache, "--drive", str(drive))[0] == 0
     (repo / "firmware/code.py").write_text((repo / "firmware/code.py").read_text().replace("os", "os "))
     monkeypatch.setattr(DriveTarget, "space", lambda self: (0, 512))     # not one block free
-
-    def full(self, data):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr("pathlib.Path.write_bytes", full)
+    monkeypatch.setattr("pathlib.Path.write_bytes", refused_on(drive, errno.ENOSPC))
     code, _out, err = run(capsys, repo, cache, "--drive", str(drive))
     assert code == 6 and "Not enough space on the board" in err and "delete files you do not need" in err
     assert "Traceback" not in err
@@ -340,7 +346,8 @@ def test_a_second_deploy_onto_a_drive_that_is_still_full(setup, capsys, monkeypa
 
 def test_dry_run_on_a_read_only_drive_says_it_will_fail(setup, capsys, monkeypatch):
     repo, cache, drive = setup
-    monkeypatch.setattr("os.access", lambda path, mode: False)
+    real_access = os.access
+    monkeypatch.setattr("os.access", lambda path, mode: Path(path) != drive and real_access(path, mode))
     code, out, err = run(capsys, repo, cache, "--drive", str(drive), "--dry-run")
     assert code == 7 and "Dry run: 16 to write" in out and "is read-only" in err
     assert board_files(drive) == {}
@@ -378,8 +385,8 @@ def test_the_real_profiles_are_picked_by_the_board_id_without_profile(tmp_path, 
     profile = REAL_BOARDS[board_id]
     assert (code, err) == (0, "") and "Profile: {} (made for {})".format(profile, board_id) in out
     assert (drive / "settings.toml").read_text().startswith('SIXTYSIX_PROFILE = "{}"'.format(profile))
-    assert (drive / "lib" / "profiles" / (profile + ".py")).read_bytes() == \
-        (ROOT / "hardware" / "profiles" / (profile + ".py")).read_bytes()
+    assert (drive / "lib" / "profiles" / (profile + ".mpy")).read_bytes() == mpy.compile_source(
+        (ROOT / "hardware" / "profiles" / (profile + ".py")).read_bytes(), "profiles/" + profile + ".py", mpy.program())
     assert (drive / "code.py").read_bytes() == (ROOT / "firmware" / "code.py").read_bytes()
 
 

@@ -11,7 +11,7 @@ import pytest
 import serial
 
 from deploy_fakes import FakeBoard, board_files, boot_py, install_boot_py, install_game, make_repo, seed_cache
-from tools.deploy import cli, discover
+from tools.deploy import cli, discover, mpy
 from tools.deploy.errors import BoardNotResponding
 from tools.deploy.rawrepl import RawRepl
 from tools.deploy.serialboard import SerialTarget, errno_from_output
@@ -93,9 +93,10 @@ def test_full_then_incremental_deploy(env, capsys, paste, hashes, binascii):
     with FakeBoard(root, paste=paste, hashes=hashes, binascii=binascii) as board:
         code, out, _ = run(capsys, env, board)
         opened = [c.split("'")[1] for c in board.executed if c.startswith("_open(")]
-    assert code == 0 and written(out) == ["/lib/sixtysix/app.py", "/code.py"]
-    assert opened == ["/code.py", "/lib/sixtysix/app.py", "/code.py"]     # placeholder first
-    assert board_files(root)["/lib/sixtysix/app.py"] == b"def run(profile):\n    return 66\n"
+    assert code == 0 and written(out) == ["/lib/sixtysix/app.mpy", "/code.py"]
+    assert opened == ["/code.py", "/lib/sixtysix/app.mpy", "/code.py"]     # placeholder first
+    assert board_files(root)["/lib/sixtysix/app.mpy"] == mpy.compile_source(
+        b"def run(profile):\n    return 66\n", "sixtysix/app.py", mpy.program())
 
 
 def test_a_second_deploy_with_nothing_to_copy(env, capsys):
@@ -197,7 +198,7 @@ def test_a_stock_board_whose_drive_was_ejected_takes_the_first_deploy(bare, caps
     (bare[0] / "shared_rules/cards.py").write_text("SUITS = 'SCHD'\n")
     with FakeBoard(bare[2]) as board:              # the drive is back: from now on, deploy mode
         code, out, _ = run(capsys, bare, board)
-    assert code == 0 and "deploy mode" in out and written(out) == ["/lib/shared_rules/cards.py", "/code.py"]
+    assert code == 0 and "deploy mode" in out and written(out) == ["/lib/shared_rules/cards.mpy", "/code.py"]
 
 
 def test_dry_run_on_a_stock_board_says_it_will_fail(bare, capsys):
@@ -222,7 +223,7 @@ def test_dry_run_with_boot_py_writes_and_restarts_nothing(env, capsys):
 # ---------------------------------------------------------------- power cuts and silent boards
 
 def test_power_cut_mid_copy_boots_the_placeholder_then_the_deploy_resumes(env, capsys):
-    with FakeBoard(env[2], cut_on="/lib/profiles/pico_display_pack.py") as board:
+    with FakeBoard(env[2], cut_on="/lib/profiles/pico_display_pack.mpy") as board:
         code, _out, err = run(capsys, env, board)
         assert code == 8 and "the board stopped answering" in err and "run the same command again" in err
         assert "Traceback" not in err
@@ -351,9 +352,9 @@ def test_io_error_midway_then_resume(env, capsys, tmp_path):
 
 
 def test_verification_catches_corruption(env, capsys):
-    with FakeBoard(env[2], corrupt={"/lib/shared_rules/cards.py"}) as board:
+    with FakeBoard(env[2], corrupt={"/lib/shared_rules/cards.mpy"}) as board:
         code, _out, err = run(capsys, env, board)
-    assert code == 9 and "/lib/shared_rules/cards.py: content differs (checksum)" in err
+    assert code == 9 and "/lib/shared_rules/cards.mpy: content differs (checksum)" in err
     assert board_files(env[2])["/code.py"] == PLACEHOLDER.data
 
 
@@ -448,7 +449,7 @@ def test_board_time_of_serial_deploys_of_this_repo(tmp_path, capsys, monkeypatch
     for name, change in (("full deploy, no display", None), ("no change, game running", None),
                          ("one file changed, game running", "shared_rules/cards.py")):
         if change:
-            (repo / change).write_text((repo / change).read_text() + "\n# changed\n")
+            (repo / change).write_text((repo / change).read_text() + "\nCHANGED = True\n")   # (not a comment: no bytecode)
         with FakeBoard(env[2], nvm=nvm) as board:
             code, out, _err = run(capsys, env, board)
             assert code == 0, out

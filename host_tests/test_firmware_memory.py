@@ -210,9 +210,8 @@ class Speaker:
 
 @pytest.fixture(scope="module")
 def packages(tmp_path_factory):
-    """The stand-ins, the assets, and the firmware and engine without their docstrings:
-    CircuitPython's board builds do not keep docstrings (tools/bench.py), the VM does."""
-    from tools.bench import without_docstrings
+    """The stand-ins, the assets, and the firmware and engine as the deploy compiles them
+    for the board (mpvm: .mpy, without docstrings)."""
     try:
         mpvm.check_installed()
     except mpvm.MPVMUnavailable as e:
@@ -221,10 +220,8 @@ def packages(tmp_path_factory):
     (d / "displayio.py").write_text(DISPLAYIO)
     (d / "vectorio.py").write_text(VECTORIO)
     (d / "bitmaptools.py").write_text(BITMAPTOOLS)
-    without_docstrings(str(ROOT / "firmware" / "sixtysix"), str(d / "sixtysix"))
-    without_docstrings(str(ROOT / "shared_rules"), str(d / "shared_rules"))
-    return (d / "displayio.py", d / "vectorio.py", d / "bitmaptools.py", d / "sixtysix",
-            d / "shared_rules", ROOT / "firmware" / "assets")
+    return (d / "displayio.py", d / "vectorio.py", d / "bitmaptools.py", ROOT / "firmware" / "sixtysix",
+            ROOT / "shared_rules", ROOT / "firmware" / "assets")
 
 
 def import_marks(mods, packages):
@@ -238,8 +235,8 @@ def import_marks(mods, packages):
 
 
 def test_import_cost_of_every_module(packages):
-    """Resident bytes each module adds, imported in dependency order (compiled from .py,
-    without docstrings: see `packages`)."""
+    """Resident bytes each module adds, imported in dependency order (loaded from the
+    deploy's .mpy: see `packages`)."""
     rows = import_marks(["displayio", "vectorio", "bitmaptools"] + ENGINE + FIRMWARE + AI + SPEAKER, packages)
     base = prev = rows[0][1]
     print("\nresident heap per module (bytes, after a GC):")

@@ -7,6 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mpvm  # noqa: E402
+from tools.deploy import mpy  # noqa: E402
 
 
 def test_runs_code_in_micropython_and_returns_stdout():
@@ -105,7 +106,30 @@ def test_packages_and_single_modules_are_importable(toy_package):
         print(sorted(os.listdir("/lib/toy")))
     """)
     out = mpvm.run(code, packages=(pkg, single))
+    assert out.splitlines() == ["toy 14 /lib/toy/inner/deep.mpy", "['__init__.mpy', 'inner']"]
+    out = mpvm.run(code, packages=(pkg, single), compiled=False)
     assert out.splitlines() == ["toy 14 /lib/toy/inner/deep.py", "['__init__.py', 'inner']"]
+
+
+def test_a_package_runs_as_the_bytes_the_board_gets(toy_package):
+    """The VM loads the deploy's .mpy of each module, with MicroPython's "M" for the
+    board's "C"; a traceback names the module and function as the board's does."""
+    pkg, _single = toy_package
+    (pkg / "inner" / "deep.py").write_text('"""Doc."""\ndef twice(x):\n    return 2 * x\n\ndef fail():\n'
+                                           '    raise ValueError("no")\n')
+    board = mpy.compile_source((pkg / "inner" / "deep.py").read_bytes(), "toy/inner/deep.py", mpy.program())
+    code = textwrap.dedent("""
+        from toy.inner import deep
+        print(open(deep.__file__, "rb").read().hex())
+        print(deep.__doc__ if hasattr(deep, "__doc__") else None)
+        deep.fail()
+    """)
+    with pytest.raises(mpvm.MPVMError) as info:
+        mpvm.run(code, packages=(pkg,))
+    loaded, doc = info.value.stdout.splitlines()
+    assert board[:1] == b"C" and bytes.fromhex(loaded) == b"M" + board[1:]
+    assert doc == "None"
+    assert 'File "toy/inner/deep.py", line 1, in fail' in info.value.traceback   # -O3: no line numbers
 
 
 def test_run_json_decodes_one_row_per_line():

@@ -118,7 +118,7 @@ def vm_figures(rules_name, deals):
         for level, code in AI_LEVELS.items():
             out["vm_import_bytes_ai_" + level] = import_cost(stripped, "import " + MATCH.replace(", ", "\nimport "),
                                                              code)
-        shipped = mpvm.import_footprint(MATCH.replace(", ", "\nimport "))
+        shipped = mpvm.import_footprint(MATCH.replace(", ", "\nimport "), compiled=False)
     out["vm_import_bytes_with_match_and_docstrings"] = shipped["resident"]
     out["vm_import_allocated"] = shipped["allocated"]
     return out

@@ -7,7 +7,9 @@ benchmark's reference loops (tools/screenbench.py, PLATFORM_NOTES' board figures
 A module a list names that an earlier one already imported prints "loaded".
 
 A compile cannot be split, so a module that takes longer than a frame (50 ms) must be
-compiled while a screen loads, or be made smaller (docs/SCREENS.md, docs/LINK.md).
+compiled while a screen loads, or be made smaller (docs/SCREENS.md, docs/LINK.md). The
+board compiles only after a `tools.deploy --py` (or on a CircuitPython whose .mpy format
+the deploy does not know): it otherwise gets the modules precompiled (docs/DEPLOY.md).
 """
 import json
 import sys
@@ -51,7 +53,8 @@ for m in %r:
     OUT.append((m, t, sorted(set(sys.modules) - before - {m})))
 print(json.dumps([REF, OUT]))
 """ % (list(modules),)
-        got = [json.loads(mpvm.run(code, packages=packages, heapsize=64 * 1024 * 1024).strip().splitlines()[-1])
+        got = [json.loads(mpvm.run(code, packages=packages, heapsize=64 * 1024 * 1024,
+                                   compiled=False).strip().splitlines()[-1])
                for _ in range(runs)]
     ref = {k: min(r[0][k] for r in got) for k in BOARD_REF_MS}
     scale = max(BOARD_REF_MS[k] / ref[k] for k in BOARD_REF_MS)

