@@ -132,11 +132,10 @@ class TeamDeal:
         trump if able; else anything."""
         lead = self.trick[0]
         best = self.best
-        over = self.rules.higher[best & 7] << (best & 24)     # the cards that beat the winning one
         same = h & SUIT8[lead >> 3]
         if same:
             if (best ^ lead) < 8:              # the led suit is still winning: beat it if able
-                higher = same & over
+                higher = same & self.rules.higher[best & 7] << (best & 24)
                 if higher:
                     return higher
             return same
@@ -144,7 +143,7 @@ class TeamDeal:
             trumps = h & SUIT8[self.trump]
             if trumps:
                 if best >> 3 == self.trump:    # play higher if able: over a winning trump too
-                    higher = trumps & over
+                    higher = trumps & self.rules.higher[best & 7] << (best & 24)
                     if higher:
                         return higher
                 return trumps
