@@ -5,9 +5,8 @@ A world deals the unseen cards to the other hands consistently with the seat's T
 its hand, the table, and what the plays so far have shown (a seat that did not follow
 suit has none of it; one that did not trump then has no trumps; one that did not beat
 the winning card holds nothing above it, in the suit led or in trumps). Hands are 8-bit
-rank masks per seat and suit, wh[seat * 4 + suit]; on them the rule set's `higher` of
-the clubs (suit 0) tells which ranks beat which, and `top` which card of a mask beats
-the others.
+rank masks per seat and suit, wh[seat * 4 + suit]; on them the ranking (Rules.higher,
+per rank) tells which ranks beat which, and `top` which rank of a mask beats the others.
 
 A module of its own so that the board compiles the search in two halves: compiling a
 module takes several times its size in heap for a moment, and the whole search at once
