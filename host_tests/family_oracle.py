@@ -9,7 +9,8 @@ check that every card is in exactly one place.
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, DRAW, BID, PASS
 from shared_rules.cards import name, listed, parse, pack, mask_points
 
-ORDER = "ATKQJ987"
+ORDER = "ATKQJ987"                 # high to low (RULES.md 1)
+AMERICAN_ORDER = "AKQJT9"          # North American: the ten below the jack (RULES.md 7)
 VALUE = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
 
@@ -17,41 +18,41 @@ def names(mask):
     return [name(c) for c in listed(mask)]
 
 
-def beats(card, best, trump):
+def beats(card, best, trump, order=ORDER):
     """Whether `card` played after `best` (currently winning) takes over the trick."""
     if card[1] == best[1]:
-        return ORDER.index(card[0]) < ORDER.index(best[0])
+        return order.index(card[0]) < order.index(best[0])
     return card[1] == trump
 
 
-def trick_winner(cards, trump):
+def trick_winner(cards, trump, order=ORDER):
     """Index into `cards` (play order) of the card that wins the trick."""
     w = 0
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[w], trump):
+        if beats(cards[i], cards[w], trump, order):
             w = i
     return w
 
 
-def team_allowed(hand, trick, trump):
+def team_allowed(hand, trick, trump, order=ORDER):
     """Cards a seat may play to a trick (RULES.md 6 and 7): any card on lead; else follow
     suit, beating the winning card if it is of the led suit and the seat can; void, trump
     (over a trump already winning if able, else any trump); else anything."""
     if not trick:
         return set(hand)
     lead = trick[0]
-    best = trick[trick_winner(trick, trump)]
+    best = trick[trick_winner(trick, trump, order)]
     same = [c for c in hand if c[1] == lead[1]]
     if same:
         if best[1] == lead[1]:
-            higher = [c for c in same if beats(c, best, trump)]
+            higher = [c for c in same if beats(c, best, trump, order)]
             if higher:
                 return set(higher)
         return set(same)
     trumps = [c for c in hand if c[1] == trump]
     if trumps:
         if best[1] == trump:
-            over = [c for c in trumps if beats(c, best, trump)]
+            over = [c for c in trumps if beats(c, best, trump, order)]
             if over:
                 return set(over)
         return set(trumps)
@@ -96,6 +97,7 @@ class TeamReferee:
 
     def __init__(self, game, hands, trump_card=None, widow=()):
         self.game = game                       # "four" or "american"
+        self.order = AMERICAN_ORDER if game == "american" else ORDER
         self.n = len(hands)
         self.sides = 2 if self.n == 4 else self.n
         self.hands = [set(h) for h in hands]
@@ -126,7 +128,7 @@ class TeamReferee:
 
     def allowed_cards(self):
         cards = [c for _, c in self.trick]
-        return team_allowed(self.hands[self.turn], cards, self.trump)
+        return team_allowed(self.hands[self.turn], cards, self.trump, self.order)
 
     def allowed(self):
         """Every action the seat to act may take, as ints."""
@@ -176,7 +178,7 @@ class TeamReferee:
                 self.turn = (self.turn + 1) % self.n
             return
         cards = [c for _, c in self.trick]
-        w = self.trick[trick_winner(cards, self.trump)][0]
+        w = self.trick[trick_winner(cards, self.trump, self.order)][0]
         side = self.side(w)
         self.card_points[side] += sum(VALUE[c[0]] for c in cards)
         if self.tricks_played == 0 and self.widow:

@@ -296,10 +296,10 @@ def reference_playout(d, seat, action):
             if not d.phase2:
                 d.apply(greedy.lead_phase1(hand, out, d.trump))
             else:
-                d.apply(greedy.lead_phase2(hand, out, d.trump, d.talon_left == 0 or d.closed < 0))
+                d.apply(greedy.lead_phase2(hand, out, d.trump, d.talon_left == 0 or d.closed < 0, d.rules.higher))
         else:
             out = full & ~played & ~hand & ~(1 << d.lead)
-            d.apply(greedy.follow(hand, d.legal_plays(), d.lead, d.trump, out, d.phase2,
+            d.apply(greedy.follow(hand, d.legal_plays(), d.lead, d.trump, out, d.phase2, d.rules.higher,
                                   d.card_points[s] + d.meld_points[s], d.card_points[1 - s] + d.meld_points[1 - s]))
     gp = d.result[1]
     return (gp[seat] - gp[1 - seat]) * 32 + ((d.points(seat) - d.points(1 - seat)) >> 3)

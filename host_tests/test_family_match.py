@@ -228,10 +228,12 @@ def test_american_moon_scores_five_and_annulled_deal_passes():
 
 @pytest.mark.parametrize("options,target,own", [({}, 15, True), ({"players": 3}, 15, True),
                                                 ({"players": 2}, 10, True), ({"target": 10}, 10, False),
+                                                ({"target": 5}, 5, False), ({"players": 2, "target": 7}, 7, False),
                                                 ({"players": 2, "target": 15}, 15, False)])
 def test_american_targets(options, target, own):
     """Seed 003: "Two team and cut-throat games are played to 15"; the two-player game keeps
-    the score "up to 10". Either target can be chosen (then it is an override)."""
+    the score "up to 10". Either target can be chosen, or a shorter match as in every game
+    (then it is an override)."""
     m = american(**options)
     assert m.rules.target == target
     assert ("target" in m.rules.overrides) != own

@@ -249,3 +249,25 @@ def test_bidding_hint_chooses_the_bid_the_computer_would_make():
     log = len(g.match.deal.log)
     sim.press("ok")
     assert g.match.deal.log[log] & 255 == action
+
+
+def test_north_american_hand_and_rules_screen_rank_the_ten_below_the_jack():
+    """The hand at the bottom goes suit by suit, high to low by A K Q J 10 9 (a 10 after
+    the J, Q or K of its suit), and the rules screen says so."""
+    from sixtysix import rulestext
+    from shared_rules.cards import name
+    order = "AKQJT9"
+    for seed in range(1, 20):
+        sim = start("american", seed=seed)
+        g = sim.app.screen
+        names = [name(c) for c in g.hand()]
+        suits = [n[1] for n in names]
+        assert suits == sorted(suits, key="CSHD".index)
+        for a, b in zip(names, names[1:]):
+            if a[1] == b[1]:
+                assert order.index(a[0]) < order.index(b[0]), names
+        if any(a[1] == b[1] and a[0] in "KQJ" and b[0] == "T" for a, b in zip(names, names[1:])):
+            break
+    else:
+        raise AssertionError("no hand held a 10 below a K, Q or J of its suit")
+    assert any("Cards rank A K Q J 10 9" in p for p in rulestext.pages("american", sim.app.key))

@@ -121,7 +121,7 @@ def test_bidding_goes_on_as_the_engine_runs_it(players):
                 assert seat == w.to_act, (players, ts.trace)
                 if w.bidder < 0:
                     callers.append(seat)
-                    units = bid_units(estimate(w.hands[seat], players == 4), players)
+                    units = bid_units(estimate(w.hands[seat], players == 4, w.rules.higher), players)
                     assert not k or action == (BID + units if units > w.bid else PASS), (seat, action, units)
                 w.apply(action, seat)
             again += len(callers) > len(set(callers))

@@ -1,8 +1,9 @@
 """Cards as small ints and sets of cards as int bitmasks.
 
-card = suit * 8 + rank, suits C S H D = 0..3, ranks A T K Q J 9 8 7 = 0..7.
-A lower rank index is a higher card, so within a suit the higher cards sit in the
-lower bits. Every card of the 24- and 20-card packs fits below bit 30, so masks stay
+card = suit * 8 + rank, suits C S H D = 0..3, ranks A T K Q J 9 8 7 = 0..7: the lower
+bits of a suit hold its richer cards. Which card beats which is the rule set's
+(Rules.higher): A 10 K Q J 9 is bit order, North American's A K Q J 10 9 is not.
+Every card of the 24- and 20-card packs fits below bit 30, so masks stay
 small ints on the board. The 8 and 7 of diamonds of the 32-card pack sit at bits 30 and
 31: a mask holding them is a big int there, and every operation on it allocates. The
 helpers below take those two bits apart first (LOW, TOP), so they run on small ints.
@@ -30,7 +31,7 @@ for _c in range(32):
 
 
 def low_card(mask):
-    """The card of the lowest set bit (the highest-ranked card of the lowest suit)."""
+    """The card of the lowest set bit (the richest card of the lowest suit)."""
     return BIT_INDEX[(mask & -mask) % 37]
 
 
@@ -73,12 +74,20 @@ def mask_points(mask):
 
 
 def listed(mask):
-    """The cards of a mask as a list, in bit order (suit by suit, high to low)."""
+    """The cards of a mask as a list, in bit order (suit by suit, A 10 K Q J 9 8 7)."""
     out = []
     while mask:
         b = mask & -mask
         out.append(BIT_INDEX[b % 37])
         mask ^= b
+    return out
+
+
+def ranked(mask, higher):
+    """The cards of a mask suit by suit, each suit high to low by a ranking's `higher`
+    (Rules.higher): how a hand is shown."""
+    out = listed(mask)
+    out.sort(key=lambda c: (c & 24) << 5 | higher[c & 7])
     return out
 
 

@@ -6,6 +6,11 @@ Rules("standard", target=5). The option names are the ones records use in "optio
 
 from shared_rules.errors import shown
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 # option name -> allowed values, the `standard` value first.
 OPTIONS = {
     "pack": (24, 20, 32),                  # cards: A..9, A..J (Schnapsen), A..7 (four-handed)
@@ -90,5 +95,9 @@ class Rules:
         for key in v:
             setattr(self, key, v[key])
         self.ranks = 6 if self.pack == 24 else (5 if self.pack == 20 else 8)
-        self.exchange_card_rank = 5 if self.exchange_rank == "9" else 4
-
+        # Which card beats which, as the hot loops read it: per rank (A T K Q J 9 8 7, as in
+        # cards.RANKS) the ranks of its suit above it, bit r for rank r; above card c lie
+        # higher[c & 7] << (c & 24). Every game ranks A 10 K Q J 9 8 7, bit order (RULES.md
+        # 1), but North American, "ranking 9, 10, Jack, Queen, King, and Ace" (seed 003,
+        # RULES.md 7): A K Q J 10 9, the 10 under A K Q J (0x1D).
+        self.higher = b"\x00\x1d\x01\x05\x0d\x1f" if game == "american" else b"\x00\x01\x03\x07\x0f\x1f\x3f\x7f"

@@ -135,7 +135,7 @@ class TeamDeal:
         same = h & SUIT8[lead >> 3]
         if same:
             if (best ^ lead) < 8:              # the led suit is still winning: beat it if able
-                higher = same & ((1 << best) - 1)
+                higher = same & self.rules.higher[best & 7] << (best & 24)
                 if higher:
                     return higher
             return same
@@ -143,9 +143,9 @@ class TeamDeal:
             trumps = h & SUIT8[self.trump]
             if trumps:
                 if best >> 3 == self.trump:    # play higher if able: over a winning trump too
-                    over = trumps & ((1 << best) - 1)
-                    if over:
-                        return over
+                    higher = trumps & self.rules.higher[best & 7] << (best & 24)
+                    if higher:
+                        return higher
                 return trumps
         return h
 
@@ -255,17 +255,18 @@ class TeamDeal:
     def _beats(self, c):
         best = self.best
         if (c ^ best) < 8:
-            return c < best
+            return self.rules.higher[best & 7] >> (c & 7) & 1
         return c >> 3 == self.trump
 
     def _duty_message(self, ok):
         hint = words(low_card(ok))
         lead = self.trick[0]
+        higher = ok & self.rules.higher[self.best & 7] << (self.best & 24)
         if ok & SUIT8[lead >> 3]:
-            if ok & ((1 << self.best) - 1) and (self.best ^ lead) < 8:
+            if higher and (self.best ^ lead) < 8:
                 return "you must beat " + words(self.best) + ": you hold " + hint
             return "you must follow suit: you hold " + hint
-        if ok & ((1 << self.best) - 1) and self.best >> 3 == self.trump:
+        if higher and self.best >> 3 == self.trump:
             return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump higher than " + \
                 words(self.best) + ": you hold " + hint
         return "you have no " + SUIT_WORDS[lead >> 3] + ", so you must trump: you hold " + hint

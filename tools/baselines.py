@@ -88,7 +88,7 @@ def world_deal(view, opp_hand, talon):
     hands = [0, 0]
     hands[seat] = view.hand
     hands[1 - seat] = opp_hand
-    trump_card = view.trump_card if view.talon_left else (view.trump << 3 | view.rules.exchange_card_rank)
+    trump_card = view.trump_card if view.talon_left else view.exchange_card
     d = Deal(view.rules, hands, trump_card, talon)
     if not view.talon_left:
         d.stock = []

@@ -59,7 +59,7 @@ def greedy(deal):
         c = cards.low_card(b)
         key = cards.POINTS[c & 7]
         if lead >= 0:
-            wins = c < lead if (c ^ lead) < 8 else (c >> 3 == deal.trump)
+            wins = deal.rules.higher[lead & 7] >> (c & 7) & 1 if (c ^ lead) < 8 else c >> 3 == deal.trump
             if not wins:
                 key += 100
         if key < best_key:
@@ -147,7 +147,7 @@ class Game:
     def hand(self):
         if self.watching() or self.passing:
             return []
-        return cards.listed(self.match.deal.hands[self.me()])
+        return cards.ranked(self.match.deal.hands[self.me()], self.match.rules.higher)
 
     def place(self, seat):
         """Where the player in `seat` sits on the screen (0 bottom, 1 left, 2 top, 3 right)."""

@@ -33,7 +33,8 @@ FAMILY = {
         "trick, or 4 players with partners). Bid once each, from the left of the dealer "
         "(overbid by your partner, once more): 1 = 33 points, 2 = 66 ... 5 = the moon "
         "(take every trick, partner sits out).",
-        "The bidder leads; the first card led is trump. Follow suit and beat if you can; "
+        "The bidder leads; the first card led is trump. Cards rank A K Q J 10 9 (the 10 "
+        "below the J; points as below). Follow suit and beat if you can; "
         "void, trump, over a trump already played if you can. Lead a K or Q with its "
         "partner to marry: 40 in trumps, else 20. One game point per 33 points; a side "
         "that misses its bid loses it. Match to 15 (two players: 10).",),

@@ -32,7 +32,7 @@ def reason(view, a):
         for x in view.legal:
             if x < 32:
                 n_legal += 1
-        if greedy.beats(c, lead, trump):
+        if greedy.beats(c, lead, trump, view.rules.higher):
             verb = "trump " if (c ^ lead) >= 8 else "take "
             return verb + words(lead) + " with " + words(c) + " for " + \
                 str(POINTS[lead & 7] + POINTS[c & 7]) + " points"
@@ -41,7 +41,7 @@ def reason(view, a):
         return "give " + words(c) + ": it is the card you lose least by"
     if view.phase2:
         out = view.unseen | view.opp_known
-        if greedy.sure_winner(c, view.hand, out, trump, view.talon_left == 0):
+        if greedy.sure_winner(c, out, trump, view.talon_left == 0, view.rules.higher):
             if c >> 3 == trump and out & SUIT_MASK[trump]:
                 return "lead " + words(c) + " to draw your opponent's trumps"
             return "lead " + words(c) + ": it wins the trick"

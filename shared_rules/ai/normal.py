@@ -98,7 +98,7 @@ def should_close(view, easy):
     """Close when counted points plus the sure tricks (card points) reach 66."""
     if view.phase2 or view.closed >= 0:
         return False
-    sure = greedy.sure_points(view.hand, _out(view, easy), view.trump)
+    sure = greedy.sure_points(view.hand, _out(view, easy), view.trump, view.rules.higher)
     if not sure:
         return False
     seat = view.seat
@@ -143,7 +143,7 @@ def decide(view, easy, solver, rng, clock=None, deadline=None):
                     return _nth_card(side, rng.below(count(side)))
             first = greedy.lead_phase1(hand, out, trump)
         else:
-            first = greedy.lead_phase2(hand, out, trump, view.talon_left == 0)
+            first = greedy.lead_phase2(hand, out, trump, view.talon_left == 0, view.rules.higher)
     else:
         if EXCHANGE in legal:
             return EXCHANGE
@@ -152,7 +152,7 @@ def decide(view, easy, solver, rng, clock=None, deadline=None):
             if a < 32:
                 cards |= 1 << a
         seat = view.seat
-        first = greedy.follow(hand, cards, view.lead, trump, out, view.phase2,
+        first = greedy.follow(hand, cards, view.lead, trump, out, view.phase2, view.rules.higher,
                               mask_points(view.won[seat]) + view.meld_points[seat],
                               mask_points(view.won[1 - seat]) + view.meld_points[1 - seat])
     if solver is not None and view.talon_left == 0 and count(hand) <= SOLVE_CARDS:

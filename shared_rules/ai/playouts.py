@@ -48,7 +48,7 @@ class Playouts:
         n = self.nstock
         top = 0
         trump = self.trump
-        tm = self.tm
+        tm = SUIT_MASK[trump]
         shown = self.shown
         tcard = self.trump_card
         if tcard >= 0:
@@ -59,7 +59,10 @@ class Playouts:
         ls = self.leader
         lead = self.lead
         played = self.played
-        fol = self.fol
+        fol = self.solver.follow
+        game = self.rules.game
+        declaring = self.rules.declaring
+        higher = self.rules.higher
         ncards = count(h[0]) + count(h[1]) + (lead >= 0)
         forced = action
         units = 1           # every playout costs something, even one that ends at once
@@ -104,9 +107,9 @@ class Playouts:
                     continue
                 if a >= MARRY:
                     c = a & 31
-                    mp[ls] += marriage_points(self.game, c >> 3, trump, shown)
+                    mp[ls] += marriage_points(game, c >> 3, trump, shown)
                     shown += 1
-                    if self.game == "idiots":           # the marriage's suit is trump now
+                    if game == "idiots":                # the marriage's suit is trump now
                         trump = c >> 3
                         tm = SUIT_MASK[trump]
                     if a >= DECLARE_MARRIAGE:
@@ -128,17 +131,17 @@ class Playouts:
                     same = hand & SUIT_MASK[lead >> 3]
                     if same:
                         legal = same
-                        if fol == 0 and same & ((1 << lead) - 1):
-                            legal = same & ((1 << lead) - 1)
+                        if fol == 0 and same & higher[lead & 7] << (lead & 24):
+                            legal = same & higher[lead & 7] << (lead & 24)
                     elif fol != 1 and hand & tm:
                         legal = hand & tm
                 out = self.live & ~played & ~hand & ~(1 << lead)
-                f = greedy.follow(hand, legal, lead, trump, out, phase2, cp[fs] + mp[fs], cp[ls] + mp[ls])
+                f = greedy.follow(hand, legal, lead, trump, out, phase2, higher, cp[fs] + mp[fs], cp[ls] + mp[ls])
             h[fs] = hand ^ (1 << f)
             units += 1
             ncards -= 2
             played |= (1 << lead) | (1 << f)
-            if greedy.beats(f, lead, trump):
+            if greedy.beats(f, lead, trump, higher):
                 w = fs
             else:
                 w = ls
@@ -149,7 +152,7 @@ class Playouts:
             if not h[w]:
                 self.units += units
                 return self._end_last(w, closed, cot)
-            if cp[w] + mp[w] >= 66 and self.declaring:
+            if cp[w] + mp[w] >= 66 and declaring:
                 self.units += units
                 return self._end_declared(w, closed, cot)
             if not phase2:
@@ -166,16 +169,18 @@ class Playouts:
     def _policy_lead(self, ls, hand, played, phase2, closed, talon, tcard, trump):
         """The greedy leader: exchange, declare or show a marriage, then a card."""
         t = self.t
-        if not phase2 and self.may_exchange and hand >> self.xcard & 1 and t[ls] and talon >= 2:
+        rules = self.rules
+        if not phase2 and rules.exchange != "off" and hand >> self.xcard & 1 and t[ls] and talon >= 2:
             return EXCHANGE
-        if not phase2 or self.p2m:
+        if not phase2 or rules.phase2_marriages:
             for k in range(-1, 4):                            # trumps first, as Normal
                 s = trump if k < 0 else k
                 if s < 0 or k >= 0 and s == trump:
                     continue
                 c = s * 8 + 2
                 if hand >> c & 3 == 3:
-                    if self.dm and t[ls] and self.cp[ls] + self.mp[ls] + (40 if s == trump else 20) >= 66:
+                    dm = rules.declare_marriage
+                    if dm and t[ls] and self.cp[ls] + self.mp[ls] + (40 if s == trump else 20) >= 66:
                         return DECLARE_MARRIAGE + c
                     return MARRY + c + 1
         out = self.live & ~played & ~hand
@@ -183,7 +188,7 @@ class Playouts:
             out &= ~(1 << tcard)
         if not phase2:
             return greedy.lead_phase1(hand, out, trump)
-        return greedy.lead_phase2(hand, out, trump, talon == 0 or closed < 0)
+        return greedy.lead_phase2(hand, out, trump, talon == 0 or closed < 0, rules.higher)
 
     # ---- ends ---------------------------------------------------------------------------------
 

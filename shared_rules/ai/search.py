@@ -16,14 +16,13 @@ an optional deadline on a caller's clock, read every CHECK_EVERY units inside a 
 state lives in lists made once, so a decision allocates only a few small objects (and a
 float per look at the clock) however long it runs.
 """
-from shared_rules.cards import SUIT_MASK, low_card, count, mask_points, pack
+from shared_rules.cards import low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, CLOSE, DRAW
 from shared_rules.rng import Rng
 from shared_rules.ai.anytime import Rounds
 from shared_rules.ai.solver import Solver
 from shared_rules.ai.playouts import Playouts
 
-_FOLLOW = {"beat": 0, "suit": 1, "trump": 2}
 MAX_ROUNDS = 500    # enough to rank the candidates; more only repeats the same worlds
 
 
@@ -36,11 +35,13 @@ class Search(Playouts, Rounds):
         self.solve_at = solve_cards      # this decision's: solve_cards, or all of it if exact
         self.rng = Rng(seed)
         self.solver = Solver(tt_size)
-        self.pool = [0] * 32
-        self.stock = [0] * 16
-        self.cands = [0] * 20
-        self.total = [0] * 20
-        self.vals = [0] * 20
+        # Sized to a two-handed deal of 24 cards: at most 18 unseen (Idiots' has no
+        # turn-up), a talon of 12, and 7 candidates (a hand of 6, closing).
+        self.pool = [0] * 18
+        self.stock = [0] * 12
+        self.cands = [0] * 8
+        self.total = [0] * 8
+        self.vals = [0] * 8
         self.h = [0, 0]
         self.cp = [0, 0]
         self.mp = [0, 0]
@@ -79,7 +80,7 @@ class Search(Playouts, Rounds):
                 continue
             if a < 32 and marry >> a & 1:
                 continue        # a marriage card goes out as a marriage
-            if n < 20:
+            if n < 8:
                 cands[n] = a
                 n += 1
         return n
@@ -98,17 +99,9 @@ class Search(Playouts, Rounds):
         self.rng.reseed((self.seed & 0xFFFF) * 7919 ^ v.hand ^ (v.played >> 1) ^ (v.opp_known >> 2))
         self.seat = v.seat
         self.rules = v.rules
-        self.game = v.rules.game
-        self.declaring = v.rules.declaring
         self.shown = count(v.melds[0]) + count(v.melds[1])
         self.trump = v.trump
-        self.tm = SUIT_MASK[v.trump]
         self.xcard = v.exchange_card
-        self.may_exchange = v.rules.exchange != "off"
-        self.p2m = v.rules.phase2_marriages
-        self.dm = v.rules.declare_marriage
-        self.fol = _FOLLOW[v.rules.follow]
-        self.talon_left = v.talon_left
         self.trump_card = v.trump_card if v.talon_left else -1
         self.closed = v.closed
         self.cot = v.closed_opp_tricks
@@ -120,7 +113,6 @@ class Search(Playouts, Rounds):
         self.played = v.played
         self.hand = v.hand
         self.opp_known = v.opp_known
-        self.unseen = v.unseen
         self.w_cp0 = mask_points(v.won[0])
         self.w_cp1 = mask_points(v.won[1])
         self.w_mp0 = v.meld_points[0]

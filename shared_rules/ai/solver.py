@@ -42,8 +42,8 @@ class Solver:
     def setup(self, rules, trump, closed, closed_opp_tricks):
         """Fix the constants of one position (rules, trump, who closed); clears the table."""
         self.trump = trump
-        self.tm = SUIT_MASK[trump]
         self.follow = _FOLLOW[rules.follow]
+        self.over = rules.higher          # the ranking: per rank, the ranks above it
         self.closed = closed
         self.cot = closed_opp_tricks
         self.russian_fail = rules.closer_fail == "russian"
@@ -105,7 +105,7 @@ class Solver:
         (already out of hf); ml includes any marriage shown with c."""
         pts = POINTS[c & 7] + POINTS[f & 7]
         if (f ^ c) < 8:
-            lw = f > c
+            lw = not self.over[c & 7] >> (f & 7) & 1
         else:
             lw = f >> 3 != self.trump
         if lw:
@@ -150,7 +150,7 @@ class Solver:
                 beta = hi
         alpha0 = alpha
         trump = self.trump
-        tm = self.tm
+        tm = SUIT_MASK[trump]
         p2m = self.p2m and forced < 0
         if p2m and self.dm and tl:
             # Hoyle: show a marriage that reaches 66 and stop without playing.
@@ -159,6 +159,7 @@ class Solver:
                     return self.won(ls, pf + mf if tf else pf, tf)
         best = LOSS
         fol = self.follow
+        over = self.over
         stop = self.stop
         lm = hl if forced < 0 else 1 << forced
         while lm:
@@ -169,11 +170,12 @@ class Solver:
             ml2 = ml
             if p2m and (c & 6) == 2 and hl >> (c ^ 1) & 1:
                 ml2 = ml + (40 if c >> 3 == trump else 20)
+            higher = over[c & 7] << (c & 24)
             same = hf & SUIT_MASK[c >> 3]
             if same:
                 legal = same
-                if fol == 0 and same & (b - 1):
-                    legal = same & (b - 1)
+                if fol == 0 and same & higher:
+                    legal = same & higher
             elif fol != 1 and hf & tm:
                 legal = hf & tm
             else:
@@ -195,7 +197,7 @@ class Solver:
                 f = low_card(fb)
                 pts = POINTS[c & 7] + POINTS[f & 7]
                 if (f ^ c) < 8:
-                    lw = f > c
+                    lw = not fb & higher
                 else:
                     lw = f >> 3 != trump
                 if lw:

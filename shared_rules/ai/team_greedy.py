@@ -4,7 +4,7 @@ who is winning, wins cheaply when it can, and throws its cheapest card when it c
 
 It sees only its seat's TeamView. A few mask operations per decision, like Normal.
 """
-from shared_rules.cards import POINTS, SUIT_WORDS, words, low_card, count
+from shared_rules.cards import BIT_INDEX, POINTS, SUIT_WORDS, words, low_card, count
 from shared_rules.actions import MARRY, BID, PASS
 from shared_rules.team import SUIT8
 
@@ -29,9 +29,13 @@ def decide(view):
     return _follow(view)
 
 
-def estimate(hand, partner):
-    """Points this hand should take when it picks trump: marriages, aces and tens that
-    stand up, long trumps; a partner brings about a fifth of the rest."""
+def estimate(hand, partner, higher):
+    """Points this hand should take when it picks trump: marriages, aces and the cards
+    ranked next (by `higher`: Rules.higher) that stand up, long trumps; a partner brings
+    about a fifth of the rest."""
+    r = 1
+    while higher[r] != 1:                           # the rank only the ace beats: the 10, or the K
+        r += 1
     best = 0
     for trump in range(4):
         pts = 0
@@ -40,10 +44,10 @@ def estimate(hand, partner):
             k = (s << 3) | 2
             if suit >> k & 3 == 3:
                 pts += 40 if s == trump else 20
-            if suit & 1 << (s << 3):               # the ace wins; the ten behind it too
+            if suit & 1 << (s << 3):               # the ace wins; the card next to it too
                 pts += 11 + 5
-                if suit & 2 << (s << 3):
-                    pts += 10 + 5
+                if suit >> ((s << 3) | r) & 1:
+                    pts += POINTS[r] + 5
             if s == trump:
                 pts += 6 * max(0, count(suit) - 2)
         best = max(best, pts)
@@ -59,7 +63,7 @@ def bid_units(est, n):
 
 
 def _bid(view):
-    est = estimate(view.hand, view.n == 4)
+    est = estimate(view.hand, view.n == 4, view.rules.higher)
     units = bid_units(est, view.n)
     if units > view.bid:
         return BID + units, "bid " + str(units) + ": your hand should take about " + str(est) + " points"
@@ -67,14 +71,15 @@ def _bid(view):
 
 
 def _masters(view):
-    """Cards in hand that no unseen card of their suit can beat (the lower index ranks higher)."""
+    """The top card of each suit in hand where no unseen card beats it."""
+    higher = view.rules.higher
     out = 0
     for s in range(4):
         mine = view.hand & SUIT8[s]
         if mine:
-            top = low_card(mine)
-            if not view.unseen & SUIT8[s] & ((1 << top) - 1):
-                out |= 1 << top
+            c = top(mine, higher)
+            if not view.unseen & higher[c & 7] << (c & 24):
+                out |= 1 << c
     return out
 
 
@@ -100,7 +105,7 @@ def _lead(view):
         return c, "lead " + words(c) + ": nobody can beat it"
     if view.trump < 0:                              # the first lead names trump: the longest suit
         s = max(range(4), key=lambda x: count(hand & SUIT8[x]))
-        c = low_card(hand & SUIT8[s])
+        c = top(hand & SUIT8[s], view.rules.higher)
         return c, "lead " + words(c) + " to make " + SUIT_WORDS[s] + " trump"
     c = _cheapest(hand & ~SUIT8[view.trump] or hand)
     return c, "lead " + words(c) + ", your cheapest card"
@@ -109,7 +114,7 @@ def _lead(view):
 def _beats(view, c):
     best = view.best
     if (c ^ best) < 8:
-        return c < best
+        return view.rules.higher[best & 7] >> (c & 7) & 1
     return c >> 3 == view.trump
 
 
@@ -128,7 +133,7 @@ def _follow(view):
         m ^= b
     if partner_wins:
         best = view.best
-        safe = last or not view.unseen & SUIT8[best >> 3] & ((1 << best) - 1)
+        safe = last or not view.unseen & view.rules.higher[best & 7] << (best & 24)
         feed = legal & ~winners if legal & ~winners else legal
         if safe:
             c = _highest_points(feed)
@@ -136,10 +141,20 @@ def _follow(view):
         c = _cheapest(feed)
         return c, "your partner is winning for now: keep your points and play " + words(c)
     if winners:
-        c = _cheapest(winners) if last else _highest_rank(winners)
+        c = _cheapest(winners) if last else top(winners, view.rules.higher)
         return c, "win the trick with " + words(c)
     c = _cheapest(legal)
     return c, "you cannot win this trick: throw " + words(c)
+
+
+def top(mask, higher):
+    """The card of a one-suit mask that beats the others, by a ranking's `higher`
+    (Rules.higher); on a mask of ranks (one suit's bits 0-7) its rank."""
+    c = BIT_INDEX[(mask & -mask) % 37]
+    while mask & higher[c & 7] << (c & 24):
+        mask &= higher[c & 7] << (c & 24)
+        c = BIT_INDEX[(mask & -mask) % 37]
+    return c
 
 
 def _best(mask, score):
@@ -161,8 +176,3 @@ def _highest_points(mask):
 def _cheapest(mask):
     """The card worth the fewest points, the lowest-ranked of them."""
     return _best(mask, lambda c: (c & 7) - 16 * POINTS[c & 7])
-
-
-def _highest_rank(mask):
-    """The strongest card of the mask (legality has already sorted trumps from plain cards)."""
-    return _best(mask, lambda c: -(c & 7))

@@ -82,6 +82,7 @@ class TeamPlayouts:
         sides = self.sides
         players = n - (out >= 0)
         trump = self.trump0
+        higher = self.higher
         trace = self.trace
         k = len(self.trick0) if forced >= 0 else 0       # a bid's playout starts a fresh deal
         tp = ls = bs = br = bseat = 0
@@ -120,7 +121,7 @@ class TeamPlayouts:
                 ls = bs = x
                 br = r
                 bseat = seat
-            elif x == bs and r < br or x != bs and x == trump:
+            elif x == bs and higher[br] >> r & 1 or x != bs and x == trump:
                 bs = x
                 br = r
                 bseat = seat
@@ -173,6 +174,8 @@ class TeamPlayouts:
             if pick >= 0:
                 return MARRY + pick * 8 + 2
         live = self.live
+        top = self.top
+        higher = self.higher
         best = -1
         best_p = -1
         any_master = -1
@@ -180,8 +183,8 @@ class TeamPlayouts:
             m = h[base + x]
             if not m:
                 continue
-            r = HIGH8[m]
-            if not live[x] & ((1 << r) - 1):                # nothing unplayed above it
+            r = top[m]
+            if not live[x] & higher[r]:                     # nothing unplayed above it
                 if x != trump and POINTS[r] > best_p:
                     best_p = POINTS[r]
                     best = x * 8 + r
@@ -198,7 +201,7 @@ class TeamPlayouts:
                 if c > bn:
                     bn = c
                     bx = x
-            return bx * 8 + HIGH8[h[base + bx]]
+            return bx * 8 + top[h[base + bx]]
         return self._cheapest(base, trump, True)
 
     def _cheapest(self, base, skip, avoid):
@@ -223,17 +226,18 @@ class TeamPlayouts:
     def _follow(self, s, ls, bs, br, bseat, trump, last, out):
         h = self.h
         base = s * 4
+        higher = self.higher[br]
         # The legal cards: one suit's mask (lx), or any card (lx = -1).
         m = h[base + ls]
         if m:
             lx = ls
-            if bs == ls and m & ((1 << br) - 1):
-                m &= (1 << br) - 1
+            if bs == ls and m & higher:
+                m &= higher
         elif trump >= 0 and h[base + trump]:
             lx = trump
             m = h[base + trump]
-            if bs == trump and m & ((1 << br) - 1):            # higher than a winning trump
-                m &= (1 << br) - 1
+            if bs == trump and m & higher:                  # higher than a winning trump
+                m &= higher
         else:
             lx = -1
         # Which legal cards would win.
@@ -241,13 +245,13 @@ class TeamPlayouts:
         win_m = 0
         if lx >= 0:
             if lx == bs:
-                win_m = m & ((1 << br) - 1)
+                win_m = m & higher
             elif lx == trump:
                 win_m = m
             win_x = lx
         partner = self.n == 4 and bseat % 2 == s % 2
         if partner:
-            safe = last or not self.live[bs] & ~h[base + bs] & ((1 << br) - 1)
+            safe = last or not self.live[bs] & ~h[base + bs] & higher
             if lx >= 0:
                 feed = m & ~win_m if m & ~win_m else m
                 if safe:
@@ -257,7 +261,7 @@ class TeamPlayouts:
                 return self._richest_card(base, win_x)
             return self._cheapest(base, win_x, True)
         if win_m:
-            return win_x * 8 + (LOW8[win_m] if last else HIGH8[win_m])
+            return win_x * 8 + (LOW8[win_m] if last else self.top[win_m])
         if lx >= 0:
             return lx * 8 + LOW8[m]
         return self._cheapest(base, trump, True)

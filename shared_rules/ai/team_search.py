@@ -95,7 +95,7 @@ class TeamSearch(TeamPlayouts, TeamWorlds, Rounds):
         TeamWorlds._sample(self, rng)
         if self.bidding:
             for s in range(self.n):
-                self.would[s] = bid_units(estimate(_mask(self.wh, s), self.n == 4), self.n)
+                self.would[s] = bid_units(estimate(_mask(self.wh, s), self.n == 4, self.higher), self.n)
 
     # ---- the value of a card or a call in a world -------------------------------------------
 

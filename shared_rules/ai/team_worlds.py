@@ -5,22 +5,24 @@ A world deals the unseen cards to the other hands consistently with the seat's T
 its hand, the table, and what the plays so far have shown (a seat that did not follow
 suit has none of it; one that did not trump then has no trumps; one that did not beat
 the winning card holds nothing above it, in the suit led or in trumps). Hands are 8-bit
-rank masks per seat and suit, wh[seat * 4 + suit].
+rank masks per seat and suit, wh[seat * 4 + suit]; on them the ranking (Rules.higher,
+per rank) tells which ranks beat which, and `top` which rank of a mask beats the others.
 
 A module of its own so that the board compiles the search in two halves: compiling a
 module takes several times its size in heap for a moment, and the whole search at once
 did not fit beside a team match.
 """
 from shared_rules.cards import POINTS
+from shared_rules.ai.team_greedy import top
 
 # An object constant: without one, the end of this module's compiled constants points at
 # the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
 # (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
 HEAP_ANCHOR = "ends in its own block"
 
-# Tables over the 8-bit rank mask of one suit (bit r is rank r; a lower rank is higher).
-HIGH8 = bytearray(256)      # rank of its highest card (the lowest bit)
-LOW8 = bytearray(256)       # rank of its lowest card (the highest bit)
+# Tables over the 8-bit rank mask of one suit (bit r is rank r: A T K Q J 9 8 7, richest first).
+HIGH8 = bytearray(256)      # rank of its richest card (the lowest bit)
+LOW8 = bytearray(256)       # rank of its poorest card (the highest bit)
 for _m in range(1, 256):
     _r = 0
     while not _m >> _r & 1:
@@ -42,9 +44,22 @@ class TeamWorlds:
         self.need = [0] * 4         # hidden cards per seat (the rest of the pool is dead)
         self.pool = [0] * 32        # the unseen cards
         self.units = 0
+        self.higher = None          # the ranking `top` was made for (Rules.higher)
 
     def _prepare(self, v):
         """Who holds how many hidden cards, the unseen pool, and what each seat cannot hold."""
+        higher = v.rules.higher
+        if higher != self.higher:
+            # Per rank mask, the rank of the card that beats the others: HIGH8 where the
+            # ranking is bit order (A 10 K Q J 9 8 7), else a table of the ranking's own.
+            self.higher = higher
+            self.top = HIGH8
+            for r in range(len(higher)):
+                if higher[r] != (1 << r) - 1:
+                    self.top = bytearray(1 << len(higher))
+                    for m in range(1, len(self.top)):
+                        self.top[m] = top(m, higher)
+                    break
         self.seat = v.seat
         self.n = n = v.n
         self.game_four = v.rules.game == "four"
@@ -87,6 +102,7 @@ class TeamWorlds:
     def _infer(self, v):
         """Mark the cards each seat has shown it cannot hold, from the plays so far."""
         cannot = self.cannot
+        higher = self.higher
         trump = v.trump if self.game_four else -1
         k = 0
         ls = bs = br = 0
@@ -107,11 +123,11 @@ class TeamWorlds:
                     cannot[s * 4 + ls] = 0xFF
                     if x != trump and trump >= 0:
                         cannot[s * 4 + trump] = 0xFF
-                    elif x == trump and bs == trump and r > br:     # did not over-trump
-                        cannot[s * 4 + trump] |= (1 << br) - 1
-                elif bs == ls and r > br:
-                    cannot[s * 4 + ls] |= (1 << br) - 1
-                if x == bs and r < br or x != bs and x == trump:
+                    elif x == trump and bs == trump and not higher[br] >> r & 1:     # did not over-trump
+                        cannot[s * 4 + trump] |= higher[br]
+                elif bs == ls and not higher[br] >> r & 1:
+                    cannot[s * 4 + ls] |= higher[br]
+                if x == bs and higher[br] >> r & 1 or x != bs and x == trump:
                     bs, br = x, r
             k += 1
             if k == v.n - (v.out >= 0):
