@@ -12,6 +12,11 @@ from shared_rules.actions import MARRY
 from shared_rules.ai.anytime import ABORT
 from shared_rules.ai.team_worlds import HIGH8, LOW8
 
+# An object constant: without one, the end of this module's compiled constants points at
+# the next heap block and keeps whatever lands there alive
+# (host_tests/test_firmware_memory.py, test_no_module_pins_the_heap_block_after_its_constants)
+HEAP_ANCHOR = "ends in its own block"
+
 SCALE = 32          # a game point; points (difference / 8) only break ties
 MARRIAGE = 0b1100   # the K and Q of a suit: ranks 2 and 3
 
