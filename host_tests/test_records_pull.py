@@ -205,8 +205,30 @@ def test_a_damaged_archive_entry_is_skipped_and_the_others_come_out(tmp_path):
     assert played[-1] == got[-1]
 
 
+def test_a_three_handed_deal_the_person_dealt_has_no_persons_seat(tmp_path):
+    """The three-handed dealer sits out: that deal's record says "people": [], and the
+    review passes over it (nothing of the person's to weigh)."""
+    from tools.review import review
+    nvm = FlashNVM()
+    dev = Device(nvm, "three-handed", {}, 4)
+    seats = {}
+    while True:
+        seats[dev.match.deals] = dev.match.seat_of(0)
+        if not dev.step():
+            break
+    (found,), notes = records.matches(bytes(nvm.data))
+    expect = [[seats[k]] if seats[k] < 2 else [] for k in sorted(seats)]
+    assert [r["people"] for r in found["records"]] == expect and [] in expect
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(found["records"]))
+    out = review([str(path)], budget=2000)
+    assert [d["seat"] for d in out["deals"]] == [e[0] if e else None for e in expect]
+    assert all(d["reviewed"] == 0 for d in out["deals"] if d["seat"] is None)
+
+
 @pytest.mark.parametrize("data, code, words", [
     (None, 2, "cannot read"),
+    (b"6L", 2, "holds 2 bytes: not an nvm image"),
     (b"\xff" * 4096, 1, "the save area holds no save yet: no matches in it"),
     (b"\x00" * 4096, 1, "the save area holds a damaged save: no matches in it"),
     (b"6L\x09" + b"\x00" * 4093, 1, "the save area holds a newer firmware's save: no matches in it"),
@@ -242,6 +264,39 @@ def test_a_log_of_the_version_before_loads_and_its_finished_match_comes_out(name
     assert nvm[2] == store.VERSION and st.log_at - st.archive_at > 0
     assert restart(nvm)[0] == got
     assert pulled(nvm)[0] == [(finished["records"], finished["score"])]
+
+
+VM_HARVEST = """
+from sixtysix import store, archive
+for image in IMAGES:
+    st = store.Store(bytearray(bytes.fromhex(image)))
+    print('"%s"' % bytes(archive.harvest(st)).hex())
+"""
+
+
+def test_the_board_archives_the_same_bytes():
+    """Logs with an archive in them, the next rewrite's archive worked out in MicroPython
+    (as on the board): the same bytes as on CPython."""
+    import mpvm
+    try:
+        mpvm.check_installed()
+    except mpvm.MPVMUnavailable as e:
+        pytest.skip(str(e))
+    images = []
+    expect = []
+    for rules in ("standard", "four-handed", "american"):
+        nvm = FlashNVM()
+        for seed in range(40):
+            play(nvm, rules, seed)
+            if nvm.erases >= 2:
+                break
+        st = store.Store(nvm)
+        assert st.log_at > st.archive_at
+        images.append(bytes(nvm.data).hex())
+        expect.append(bytes(archive.harvest(st)).hex())
+    rows = mpvm.run_json("IMAGES = %r\n" % images + VM_HARVEST, timeout=300,
+                         packages=("shared_rules", HERE.parent / "firmware" / "sixtysix"))
+    assert rows == expect
 
 
 # ---- over serial ----------------------------------------------------------------------------

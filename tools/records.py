@@ -137,9 +137,12 @@ def line(n, found):
 def read_nvm_file(path):
     try:
         with open(path, "rb") as f:
-            return f.read()
+            raw = f.read()
     except OSError as e:
         raise RecordsError("cannot read %s: %s" % (path, e.strerror or e), 2)
+    if len(raw) < 512 + store.RESERVED:
+        raise RecordsError("%s holds %d bytes: not an nvm image (4096 bytes on the RP2040)" % (path, len(raw)), 2)
+    return raw
 
 
 def read_board(port):

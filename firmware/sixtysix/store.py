@@ -28,7 +28,7 @@ from sixtysix.crc import crc8, crc16, CHECK1
 MAGIC = b"6L"
 VERSION = 4         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
 HEAD = 7
-LOGGED = 3          # version 3: a 5-byte header, no archive (read as an empty one)
+LOGGED = 3          # the version before the archive: no archive length (read as none)
 RESERVED = 64       # the end of the nvm: boot.py's deploy flag
 # Room a deal's records need at most (its header, some 70 actions): with less left, the
 # log is rewritten in a frame of its own while the game waits for a key (App.idle), not
@@ -193,7 +193,7 @@ class Store:
             return
         self.blank = False
         version = raw[2]
-        head = HEAD if version == VERSION else 5
+        head = HEAD if version == VERSION else HEAD - 2
         if raw[head - 1] == 0xFF or version == 0xFF:    # the header itself was cut short
             self.dirty = True
             self.problem = LOST
