@@ -26,7 +26,10 @@ BUDGET = 1024       # bytes of archive: about 4 standard matches, one four-hande
 
 def entry(header, actions):
     """The ARCHIVED record of a deal: its header payload, its actions (archive bytes)."""
-    return store.framed(store.ARCHIVED, bytes((len(header),)) + header + actions)
+    payload = bytearray((len(header),))
+    payload += header
+    payload += actions
+    return store.framed(store.ARCHIVED, payload)
 
 
 def actions(rec):
@@ -51,11 +54,12 @@ def header(rec):
 
 
 def summary(rec):
-    """(deal number in its match, True if the match ended in it); IndexError when bad."""
-    over = False
-    for _, _, flags in actions(rec):
-        over = over or bool(flags & store.OVER)
-    return deal_number(header(rec)), over
+    """(deal number in its match, True if the match ended in it); IndexError when bad.
+    The action that ends a match is the deal's last, flagged: a record's third byte from
+    its actions' end is FLAGGED | flags only then (seats and actions are all below)."""
+    last = len(rec) - 5
+    h = rec[last] if last >= 3 + rec[2] else 0
+    return deal_number(header(rec)), store.FLAGGED <= h < store.DEAL and bool(h & store.OVER)
 
 
 def follows(before, after):
@@ -102,24 +106,24 @@ def logged(raw, i, gap, resume, end):
             gap = -1
             continue
         h = raw[i]
+        if h <= store.LAST_ACTION and i + 1 < end and CHECK1[h] == raw[i + 1]:
+            if head is not None:    # the common record, read fast
+                acts.append(h)
+            i += 2
+            continue
         n = store.size(raw, i)
         if n == 0 or i + n > end:
             break                   # nothing after it can be read (Store.read said so)
-        if h <= store.LAST_ACTION:
-            good = CHECK1[h] == raw[i + 1]
-        else:
-            good = store.complete(raw, i, n)
+        good = store.complete(raw, i, n)
         if h == store.DEAL or h == store.LINKED:
             rec = deal(head, acts)
             if rec is not None:
                 yield rec
-            head = bytes(raw[i + 2:i + n - 2]) if good and h == store.DEAL else None
+            head = raw[i + 2:i + n - 2] if good and h == store.DEAL else None
             acts = bytearray()
         elif not good:
             if h != store.SETTINGS and h != store.SLEPT:
                 head = None         # the deal lost an action: not kept
-        elif head is not None and h <= store.LAST_ACTION:
-            acts.append(h)
         elif head is not None and store.FLAGGED <= h < store.DEAL:
             acts.append(h & ~store.COUNTED)
             acts.append(raw[i + 1])
