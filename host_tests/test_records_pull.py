@@ -18,7 +18,7 @@ from tools import records
 setup_paths()
 from shared_rules.record import to_record  # noqa: E402
 from shared_rules.report import replay  # noqa: E402
-from sixtysix import archive, store  # noqa: E402
+from sixtysix import archive, savegame, store  # noqa: E402
 from test_savelog import Device, restart  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -224,6 +224,25 @@ def test_a_three_handed_deal_the_person_dealt_has_no_persons_seat(tmp_path):
     out = review([str(path)], budget=2000)
     assert [d["seat"] for d in out["deals"]] == [e[0] if e else None for e in expect]
     assert all(d["reviewed"] == 0 for d in out["deals"] if d["seat"] is None)
+
+
+def test_pass_and_play_records_name_every_persons_seat(monkeypatch):
+    """Pass-and-play, players 0 and 2 persons (the header's people bits): each deal names
+    both seats, in player order, as the dealer moves them; the list says who won."""
+    header = savegame.header
+    monkeypatch.setattr(savegame, "log_deal", lambda st, m, level, people=1: st.start_deal(header(m, level, 5)))
+    nvm = FlashNVM()
+    dev = Device(nvm, "four-handed", {}, 3)
+    seats = {}
+    while True:
+        seats[dev.match.deals] = [dev.match.seat_of(0), dev.match.seat_of(2)]
+        if not dev.step():
+            break
+    (found,), notes = records.matches(bytes(nvm.data))
+    assert [r["people"] for r in found["records"]] == [seats[k] for k in sorted(seats)]
+    won = "players 0 and 2 won" if dev.match.winner == 0 else "players 1 and 3 won"
+    assert records.line(1, found).startswith("1. four-handed, casual, pass-and-play: ")
+    assert won in records.line(1, found)
 
 
 @pytest.mark.parametrize("data, code, words", [

@@ -10,9 +10,11 @@ the rules, the final score and who won; `pull` writes each as one JSON file in D
 "people", the seats persons played: `python -m tools.review FILE` reviews it.
 
 The records come over USB serial, as the deploy talks to a board (--port, or the only
-board plugged in): the nvm is flash outside the CIRCUITPY filesystem, so the drive has
-no file that holds them. The game stops while the bytes are read and starts again.
---nvm FILE reads an nvm image instead (the simulator's --save file).
+board plugged in); there is no --drive: the nvm is flash outside the CIRCUITPY
+filesystem, so the drive has no file that holds them, and CircuitPython keeps the drive
+read-only to the game, so it cannot write them there either. The game stops while the
+4 KB are read, then starts again where it was. --nvm FILE reads an nvm image instead
+(the simulator's --save file).
 
 A damaged archive entry or deal is skipped with a line that says so; the others still
 come out. Exit codes: 0 done, 1 the save area holds no log this tool reads, 2 usage or
@@ -117,7 +119,9 @@ def winner(found):
     players = [p for p in range(m.players()) if p % m.sides() == m.winner]
     if found["people"] == 1:
         return "you won" if 0 in players else "the computer won"
-    return " and ".join("player %d" % p for p in players) + " won"
+    if len(players) == 1:
+        return "player %d won" % players[0]
+    return "players %s won" % " and ".join(str(p) for p in players)
 
 
 def line(n, found):
@@ -195,9 +199,9 @@ def pull(found, out):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.records", description=__doc__.split("\n\n")[0],
-                                epilog="Records come over USB serial: the save area is flash outside the "
-                                       "CIRCUITPY drive's files. docs/REVIEW.md tells the whole way.")
+    p = argparse.ArgumentParser(prog="python -m tools.records", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="docs/REVIEW.md: from the device to the PC.")
     p.add_argument("command", choices=("list", "pull"), help="list the finished matches, or pull them into files")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--port", help="the board's serial port (default: the only board plugged in)")

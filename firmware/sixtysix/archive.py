@@ -21,7 +21,7 @@ from sixtysix import store
 from sixtysix.crc import CHECK1
 from sixtysix.savegame import deal_number
 
-BUDGET = 1024       # bytes of archive: about 4 standard matches, one four-handed one
+BUDGET = 1024       # bytes: the last 3-4 standard matches, one four-handed one (docs/SAVES.md)
 
 
 def entry(header, actions):
