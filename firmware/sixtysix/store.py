@@ -394,8 +394,10 @@ class Store:
         if n > self.area:
             return False
         if self.log_at:             # the finished deals go on after the image (archive.py)
+            import sixtysix
             from sixtysix import archive
             kept = archive.harvest(self)
+            sixtysix.forget("archive")      # its code leaves the heap until the next rewrite
             if n + len(kept) <= self.area:
                 data[5] = len(kept) & 255
                 data[6] = len(kept) >> 8
