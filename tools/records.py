@@ -115,6 +115,7 @@ def file_name(found):
 
 
 def winner(found):
+    """Who won the match, as the person sees it against the computer."""
     m = found["match"]
     players = [p for p in range(m.players()) if p % m.sides() == m.winner]
     if found["people"] == 1:
@@ -125,14 +126,15 @@ def winner(found):
 
 
 def line(n, found):
+    """The listing's line of match number n."""
     m = found["match"]
     options = "".join(", %s %s" % (k, v) for k, v in sorted(m.rules.overrides.items()))
     who = "%s computer" % found["level"] if found["people"] == 1 else "pass-and-play"
-    deals = "%d deals" % len(found["records"])
+    kept = "%d deals" % len(found["records"])
     if found["first"] > 1:
-        deals += " (deals %d-%d: the first not kept)" % (found["first"], m.deals)
+        kept += " (deals %d-%d: the first not kept)" % (found["first"], m.deals)
     return "%d. %s%s, %s, %s: %s, %s; %s" % (n, m.rules.name, options, m.counting, who,
-                                             "-".join(str(s) for s in m.score), winner(found), deals)
+                                             "-".join(str(s) for s in m.score), winner(found), kept)
 
 
 # ---- sources and commands ---------------------------------------------------------------------
