@@ -340,3 +340,28 @@ def test_pull_over_serial_from_the_fake_board(tmp_path, monkeypatch, capsys):
     assert records.main(["list", "--port", str(tmp_path / "nothing")]) == 3
     assert capsys.readouterr().err == "records: no board on %s\n" % (tmp_path / "nothing")
     assert pulled(nvm)[0] == played
+
+
+def test_no_board_or_several_boards_is_one_line(monkeypatch, capsys):
+    from tools.deploy import discover
+
+    class Port:
+        def __init__(self, device):
+            self.device = device
+
+    for ports, code, words in (([], 3, "no board plugged in (a data USB cable?)"),
+                               ([Port("/dev/ttyACM0"), Port("/dev/ttyACM1")], 4,
+                                "several boards: choose one with --port (/dev/ttyACM0, /dev/ttyACM1)")):
+        monkeypatch.setattr(discover, "board_ports", lambda: ports)
+        assert records.main(["list"]) == code
+        out, err = capsys.readouterr()
+        assert out == "" and err == "records: %s\n" % words
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path, capsys):
+    nvm = FlashNVM.file(tmp_path / "nvm.bin")
+    play(nvm, "standard", 1)
+    (tmp_path / "taken").write_text("a file")
+    assert records.main(["pull", "--nvm", str(tmp_path / "nvm.bin"), "--out", str(tmp_path / "taken")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("records: cannot make %s" % (tmp_path / "taken")) and err.count("\n") == 1
