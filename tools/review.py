@@ -73,7 +73,8 @@ def checked(doc, chosen):
     """(the record of `doc`, the seat to review, how it was chosen: "option", "record" or
     "default") once the record replays without error; ReviewError saying what is wrong
     otherwise (tools.replay's words). A record may name the seats persons played in
-    "people" (docs/RECORD_FORMAT.md)."""
+    "people" (docs/RECORD_FORMAT.md); none there (a three-handed deal the person dealt):
+    the seat is None, nothing to review."""
     if not isinstance(doc, dict):
         raise ReviewError("a record is a JSON object")
     out = replay(doc)
@@ -85,13 +86,13 @@ def checked(doc, chosen):
         seat, how = chosen, "option"
     elif "people" in rec:
         people = rec["people"]
-        if type(people) is not list or not people or [s for s in people if type(s) is not int]:
+        if type(people) is not list or [s for s in people if type(s) is not int]:
             raise ReviewError("people must be a list of seats, as numbers")
-        seat, how = people[0], "record"
+        seat, how = people[0] if people else None, "record"
     else:
         seat, how = 0, "default"
     seats = len(deal_from_record(rec).hands)
-    if not 0 <= seat < seats:
+    if seat is not None and not 0 <= seat < seats:
         raise ReviewError("seat " + str(seat) + " is not a seat of this game: it has seats 0 to " + str(seats - 1))
     return rec, seat, how
 
@@ -155,8 +156,9 @@ def _round(x):
 
 
 def review_deal(rec, seat, budget=None, seed=1):
-    """The report of one deal (a replayable record) for `seat` (docs/REVIEW.md); `budget`:
-    work units per decision (default EFFORT times the device's Hard)."""
+    """The report of one deal (a replayable record) for `seat` (None: no decisions;
+    docs/REVIEW.md); `budget`: work units per decision (default EFFORT times the device's
+    Hard)."""
     deal = deal_from_record(rec)
     budget = budget or EFFORT * HARD_BUDGET[deal.rules.game]
     hard = Hard(seed, budget)
@@ -222,8 +224,9 @@ def text(report):
         r = d["result"]
         result = "in progress" if r["status"] != "ended" else \
             r["reason"] + ", game points " + " / ".join(str(g) for g in r["game_points"])
-        lines.append("deal %d (%s, seat %d): %d decisions reviewed, expected cost %.2f game points; result: %s"
-                     % (k, d["rules"], d["seat"], d["reviewed"], d["cost"], result))
+        seat = "no person's seat" if d["seat"] is None else "seat %d" % d["seat"]
+        lines.append("deal %d (%s, %s): %d decisions reviewed, expected cost %.2f game points; result: %s"
+                     % (k, d["rules"], seat, d["reviewed"], d["cost"], result))
     if len(deals) > 1:
         lines.append("All %d deals: %d decisions reviewed, expected cost %.2f game points"
                      % (len(deals), report["reviewed"], report["cost"]))

@@ -63,6 +63,12 @@ def opening(raw):
     return rules_mod.Rules(SETS[raw[0]], **options), COUNTING[raw[1]], LEVELS[raw[2]], i
 
 
+def deal_number(raw):
+    """The deal's number in its match (1: the first) from a DEAL payload; IndexError when
+    it is too short."""
+    return store.get_uint(raw, 4 + 2 * raw[3] + 5)[0]
+
+
 def restore(raw, actions):
     """(match, level, people bits) from a DEAL payload and the deal's (seat, action)
     list; ValueError when they make no sense."""

@@ -6,7 +6,8 @@ records are appended, and only a full area is erased and rewritten as a compact 
 (docs/SAVES.md: the format, the wear and the power-cut window, with figures). Bytes
 len(nvm)-64 .. end belong to boot.py (docs/LAYOUT.md) and are never written here.
 
-    b"6L", VERSION, image length (2 bytes LE), records ..., 0xFF to the end
+    b"6L", VERSION, image length (2 bytes LE), archive length (2 bytes LE), the image's
+    records, the archive (sixtysix.archive), the records logged since, 0xFF to the end
     0x00-0x69  action h by the seat to act                 [h, check]
     0x70-0x7F  action by a seat, flags h & 15              [h, seat, action, check]
     0x80       a deal starts: savegame's match header      [h, n, payload, check16]
@@ -15,6 +16,7 @@ len(nvm)-64 .. end belong to boot.py (docs/LAYOUT.md) and are never written here
     0x83       a linked match: linkmatch's header          [h, n, payload, check16]
                (n = 0: the linked match was left)
     0x84       a close asked for at the linked log index   [h, lo, hi, check]
+    0x85       in the archive only: a finished deal        [h, n, payload, check16]
 
 The newest complete record wins; a bad record with only erased bytes after it was cut
 short by the power (dropped quietly), any other is damage (reported). `nvm`: anything
@@ -24,8 +26,9 @@ with len() and slice assignment (microcontroller.nvm, tools.flashnvm.FlashNVM), 
 from sixtysix.crc import crc8, crc16, CHECK1
 
 MAGIC = b"6L"
-VERSION = 3         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
-HEAD = 5
+VERSION = 4         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
+HEAD = 7
+LOGGED = 3          # the version before the archive: no archive length (read as none)
 RESERVED = 64       # the end of the nvm: boot.py's deploy flag
 # Room a deal's records need at most (its header, some 70 actions): with less left, the
 # log is rewritten in a frame of its own while the game waits for a key (App.idle), not
@@ -39,6 +42,7 @@ SETTINGS = 0x81
 SLEPT = 0x82
 LINKED = 0x83       # a linked match's header: its actions follow, for the whole match
 ASKED = 0x84
+ARCHIVED = 0x85
 
 # flags of an action record
 COUNTED = 1         # the statistics count this deal's end (cleared in a rewritten image)
@@ -93,7 +97,7 @@ def size(raw, i):
 
 def complete(raw, i, n):
     """True if the n-byte record at raw[i] is whole and passes its check."""
-    if raw[i] == DEAL or raw[i] == SETTINGS or raw[i] == LINKED:
+    if raw[i] == DEAL or raw[i] == SETTINGS or raw[i] == LINKED or raw[i] == ARCHIVED:
         if n < 4:
             return False
         c = crc16(raw[i:i + n - 2]) % 0xFF00
@@ -160,6 +164,12 @@ class Store:
         self.settings_lost = False
         self.broken = False
         self.legacy = None
+        # Where the log's records are: first .. archive_at (the image), the archive up to
+        # log_at, then what was logged since up to end; all 0 when the area holds no log
+        # this version reads (nothing for a rewrite to archive)
+        self.first = 0
+        self.archive_at = 0
+        self.log_at = 0
         self.end = 0
         self.blank = True       # every byte of the area erased: the next write only programs
         self.dirty = False      # the next write must rewrite the area (one erase)
@@ -182,18 +192,31 @@ class Store:
                     else DAMAGED
             return
         self.blank = False
-        if raw[4] == 0xFF or raw[2] == 0xFF:        # the header itself was cut short
+        version = raw[2]
+        head = HEAD if version == VERSION else HEAD - 2
+        if raw[head - 1] == 0xFF or version == 0xFF:    # the header itself was cut short
             self.dirty = True
             self.problem = LOST
             return
-        if raw[2] != VERSION:
+        if version != VERSION and version != LOGGED:
             self.dirty = True
-            self.problem = NEWER if raw[2] > VERSION else DAMAGED
+            self.problem = NEWER if version > VERSION else DAMAGED
             return
         image = raw[3] | raw[4] << 8
-        i = HEAD
+        archive = raw[5] | raw[6] << 8 if version == VERSION else 0
+        if image < head or image + archive > end:
+            self.dirty = True
+            self.problem = DAMAGED
+            return
+        self.first = i = head
+        self.archive_at = image
+        self.log_at = image + archive
         check = CHECK1
-        while i < end and raw[i] != 0xFF:
+        while i < end and (raw[i] != 0xFF or i == image and archive):
+            if i == image and archive:      # the archive: read only when a rewrite keeps it
+                i += archive
+                archive = 0
+                continue
             h = raw[i]
             if h <= LAST_ACTION and i + 1 < end and check[h] == raw[i + 1] and self.records:
                 self.records.append(h)                  # the common record, read fast
@@ -342,7 +365,7 @@ class Store:
 
     def image(self):
         """The compact form of the state: header, settings, the current deal, sleep."""
-        out = bytearray(MAGIC + bytes((VERSION, 0, 0)))
+        out = bytearray(MAGIC + bytes((VERSION, 0, 0, 0, 0)))
         if self.settings is not None:
             out += framed(SETTINGS, self.settings)
         r = self.records
@@ -361,18 +384,31 @@ class Store:
         return out
 
     def rewrite(self):
-        """Write the image over the whole area: one sector erase (none when it is blank)."""
+        """Write the image, then the archive, over the whole area: one sector erase (none
+        when it is blank). The image comes first, in page 0: a power cut while the later
+        pages are programmed loses archived deals, never the game."""
         if self.nvm is None:
             return False
         data = self.image()
         n = len(data)
         if n > self.area:
             return False
+        if self.log_at:             # the finished deals go on after the image (archive.py)
+            import sixtysix
+            from sixtysix import archive
+            kept = archive.harvest(self)
+            sixtysix.forget("archive")      # its code leaves the heap until the next rewrite
+            if n + len(kept) <= self.area:
+                data[5] = len(kept) & 255
+                data[6] = len(kept) >> 8
+                data += kept
         if self.blank:
-            self.nvm[0:n] = data
+            self.nvm[0:len(data)] = data
         else:
             self.nvm[0:self.area] = erased(data, self.area)
-        self.end = n
+        self.first = HEAD
+        self.archive_at = n
+        self.log_at = self.end = len(data)
         self.blank = False
         self.dirty = False
         self.counted = []

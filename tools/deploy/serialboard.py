@@ -370,6 +370,11 @@ class SerialTarget(Target):
             return None
         return b"".join(lines)
 
+    def read_nvm(self):
+        """The bytes of microcontroller.nvm, the game's save area (tools.records)."""
+        return b"".join(self._lines("import microcontroller\n_n=microcontroller.nvm\n"
+                                    "for _i in range(0,len(_n),256):\n print(repr(bytes(_n[_i:_i+256])))"))
+
     def survey(self, expected, folders=()):
         lines = self._lines("_survey({!r},{!r})".format(list(expected.items()), list(folders)))
         count = len(expected)
