@@ -446,6 +446,14 @@ class FakeDisplay:
 
 # ---------------------------------------------------------------- the board
 
+
+def settle(board, until, seconds=10):
+    """The fake board acts on its own thread: wait until ``until()`` holds."""
+    deadline = time.monotonic() + seconds
+    while not until() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return until()
+
 class FakeBoard:
     """A board on a serial port; ``port`` is what the deploy tool opens.
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from deploy_fakes import FakeBoard, board_files, boot_py, install_boot_py, install_game, make_repo, seed_cache
+from deploy_fakes import FakeBoard, board_files, boot_py, install_boot_py, install_game, make_repo, seed_cache, settle
 from tools.deploy import cli, discover, mpy
 from tools.deploy.errors import BoardNotResponding
 from tools.deploy.rawrepl import RawRepl
@@ -51,14 +51,6 @@ def run(capsys, env, board, *args):
 
 def written(out):
     return [line.split()[1] for line in out.splitlines() if line.strip().startswith("wrote")]
-
-
-def settle(board, until, seconds=10):
-    """The fake board acts on its own thread: wait until ``until()`` holds."""
-    deadline = time.monotonic() + seconds
-    while not until() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return until()
 
 
 # ---------------------------------------------------------------- a board with the game's boot.py

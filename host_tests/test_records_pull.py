@@ -4,6 +4,7 @@ device showed; archives survive rewrites; the oldest match goes when the budget 
 power cuts in the rewrite never lose the game; damage loses only what it hit; saves of
 the version before the archive still load; and the serial path, on the deploy's fake
 board."""
+import copy
 import json
 import subprocess
 import sys
@@ -143,6 +144,43 @@ def test_an_unfinished_match_goes_when_the_next_one_starts():
     kept = archive.archived(nvm.data, st.archive_at, st.log_at)
     assert [archive.summary(r)[0] for r in kept] == \
         list(range(1, len(first[0]) + 1)) + list(range(1, len(third[0])))   # the last one: the image's
+
+
+def test_the_idle_rewrite_reads_a_few_deals_a_frame_and_writes_the_same_bytes():
+    """Store.tidy (App.idle's rewrite, a frame a call) reads at most DEALS_A_FRAME deals a
+    call and then writes exactly what rewrite() writes at once. Actions of the current
+    deal logged between its frames do not start it over (they are the image's, and a
+    player plays on while it reads); a new deal does, and the deal before is archived."""
+    nvm = FlashNVM()
+    seed = 0
+    while nvm.erases < 1 or store.Store(nvm).end - store.Store(nvm).log_at < 1000:
+        play(nvm, "standard", seed)
+        seed += 1
+    first = Device(nvm, "standard", {}, seed)
+    first.step()
+    st = store.Store(nvm)
+    deals = len(list(archive.archived(nvm.data, st.archive_at, st.log_at))) + \
+        len(list(archive.logged(nvm.data, st.first, st.archive_at, st.log_at, st.end)))
+    assert deals > 20
+    for new_deal in (False, True):
+        dev = copy.deepcopy(first)
+        nvm, st = dev.nvm, dev.st
+        erases = nvm.erases
+        frames = 0
+        while nvm.erases == erases:
+            if frames == 2:     # the deal played on between two frames: to its end, or into the next
+                while not dev.match.deal.ended or new_deal and dev.match.deals == 1:
+                    dev.step()
+                once = FlashNVM(bytes(nvm.data))
+                restart(once)[1].rewrite()
+            assert st.tidy()
+            frames += 1
+        assert bytes(nvm.data) == bytes(once.data)
+        assert restart(nvm)[0][0] == dev.match.to_dict()
+        if new_deal:
+            assert frames == 2 + (deals + 1) // archive.DEALS_A_FRAME + 1
+        else:
+            assert frames == deals // archive.DEALS_A_FRAME + 1
 
 
 def test_power_cuts_in_the_rewrite_never_lose_the_game():
@@ -324,7 +362,7 @@ def test_the_board_archives_the_same_bytes():
 def test_pull_over_serial_from_the_fake_board(tmp_path, monkeypatch, capsys):
     """The deploy's fake board with a save in its nvm: the bytes come over the raw REPL,
     the matches come out, the game is started again."""
-    from deploy_fakes import FakeBoard, install_boot_py
+    from deploy_fakes import FakeBoard, install_boot_py, settle
     from tools.deploy.rawrepl import RawRepl
     from tools.deploy.serialboard import SerialTarget
     monkeypatch.setattr(RawRepl, "QUIET", 0.03)
@@ -336,7 +374,7 @@ def test_pull_over_serial_from_the_fake_board(tmp_path, monkeypatch, capsys):
         out, err = capsys.readouterr()
         assert code == 0 and err == ""
         assert len(out.splitlines()) == 3 and len(list((tmp_path / "out").iterdir())) == 3
-        assert board.reloads >= 1                   # the game runs again
+        assert settle(board, lambda: board.reloads >= 1)     # the game runs again
     assert records.main(["list", "--port", str(tmp_path / "nothing")]) == 3
     assert capsys.readouterr().err == "records: no board on %s\n" % (tmp_path / "nothing")
     assert pulled(nvm)[0] == played

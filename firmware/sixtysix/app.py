@@ -351,7 +351,7 @@ class App:
 
     def idle(self, now, drew):
         """A frame with no key: what is to be done meanwhile (App.warm); rewrite the save log when it
-        is nearly full (a sector erase, ~45 ms); dim, turn off, deep sleep; read the
+        is nearly full (a few finished deals a frame, then a sector erase, ~45 ms); dim, turn off, deep sleep; read the
         battery. Not in a frame that drew (`drew`: the screen was busy when it began): each
         of these is a frame's work of its own, never added to a key's or an animation's."""
         if drew or self.busy():
@@ -361,7 +361,7 @@ class App:
             self.warm_up()
             return
         if self.store.due():
-            self.store.rewrite()
+            self.store.tidy()
             return
         quiet = now - self.active
         off = minutes(self.settings.get("screen"))

@@ -173,6 +173,7 @@ class Store:
         self.end = 0
         self.blank = True       # every byte of the area erased: the next write only programs
         self.dirty = False      # the next write must rewrite the area (one erase)
+        self.gathering = None   # a rewrite's archive being gathered (tidy): (records, kept, steps)
         if self.nvm is not None:
             self.read(self.nvm[0:self.area])
 
@@ -351,6 +352,26 @@ class Store:
         room (not a store that keeps a newer version's save: that waits for a write)."""
         return self.nvm is not None and not self.blank and not self.dirty and self.area - self.end < ROOM
 
+    def tidy(self):
+        """A frame's part of the rewrite that due() asks for (App.idle): the archive is
+        gathered a few deals a frame (sixtysix.archive), then the erase and the write
+        come in a frame of their own, so no key waits for the whole of it. The current
+        deal is not archived (the image has it), so its actions logged meanwhile change
+        nothing; a new deal starts the gathering over; a full area (put) rewrites at once."""
+        if not self.log_at:
+            return self.rewrite()
+        from sixtysix import archive
+        if self.gathering is None or self.gathering[0] is not self.records:
+            kept = []
+            self.gathering = (self.records, kept, archive.gather(self, kept))
+        kept, steps = self.gathering[1], self.gathering[2]
+        for _ in range(archive.DEALS_A_FRAME):
+            try:
+                next(steps)
+            except StopIteration:
+                return self.rewrite(archive.joined(kept))
+        return True
+
     def put(self, rec):
         """Append a record into erased bytes, or rewrite the area when it is full."""
         if self.nvm is None:
@@ -383,10 +404,12 @@ class Store:
         out[4] = len(out) >> 8
         return out
 
-    def rewrite(self):
-        """Write the image, then the archive, over the whole area: one sector erase (none
-        when it is blank). The image comes first, in page 0: a power cut while the later
-        pages are programmed loses archived deals, never the game."""
+    def rewrite(self, kept=None):
+        """Write the image, then the archive (`kept`: gathered by tidy, else here), over
+        the whole area: one sector erase (none when it is blank). The image comes first,
+        in page 0: a power cut while the later pages are programmed loses archived deals,
+        never the game."""
+        self.gathering = None
         if self.nvm is None:
             return False
         data = self.image()
@@ -396,7 +419,8 @@ class Store:
         if self.log_at:             # the finished deals go on after the image (archive.py)
             import sixtysix
             from sixtysix import archive
-            kept = archive.harvest(self)
+            if kept is None:
+                kept = archive.harvest(self)
             sixtysix.forget("archive")      # its code leaves the heap until the next rewrite
             if n + len(kept) <= self.area:
                 data[5] = len(kept) & 255
