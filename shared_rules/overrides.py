@@ -3,7 +3,6 @@ value of the option, used by the game, and playable with the others. Loaded only
 match has overrides, which keeps it off the board's heap otherwise.
 """
 from shared_rules.errors import shown
-from shared_rules.rules import OPTIONS
 
 # The options each kind of game reads besides target and first_dealer, which every game
 # has. Any other option would change nothing: it is refused unless it is the set's own.
@@ -13,17 +12,18 @@ USES = {"two": ("next_dealer",) + _DEAL, "three": _DEAL, "four": ("ten_of_trumps
         "idiots": ("next_dealer", "pack", "hand_size", "phase2_marriages", "follow", "schwarz")}
 
 
-def checked(name, game, values, given):
+def checked(name, game, values, given, options):
     """The overrides that differ from rule set `name`'s own `values`, which they update;
-    ValueError naming the option and the rule set when one cannot be played."""
+    ValueError naming the option and the rule set when one cannot be played. `options`:
+    rules.OPTIONS (handed down: this module is the rules' and does not import them)."""
     out = {}
     for key in given:
-        if key not in OPTIONS:
+        if key not in options:
             raise ValueError("unknown rule option " + shown(key) + " in " + name)
         x = given[key]
         # Only four-handed deals the 32-card pack, and in full; three-handed scores a
         # drawn deal for the dealer, so it never annuls one.
-        if not _allowed(x, OPTIONS[key]) or x != values[key] and (
+        if not _allowed(x, options[key]) or x != values[key] and (
                 key not in USES[game] and key != "target" and key != "first_dealer"
                 or key in ("pack", "hand_size") and x in (32, 8) or x == "annul" and game == "three"):
             raise ValueError("rule option " + key + " cannot be " + shown(x) + " in " + name)

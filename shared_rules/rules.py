@@ -91,7 +91,7 @@ class Rules:
         self.overrides = {}           # options that differ from the rule set's own
         if overrides:                 # the checks are loaded only for a match with options
             from shared_rules.overrides import checked
-            self.overrides = checked(name, game, v, overrides)
+            self.overrides = checked(name, game, v, overrides, OPTIONS)
         for key in v:
             setattr(self, key, v[key])
         self.ranks = 6 if self.pack == 24 else (5 if self.pack == 20 else 8)

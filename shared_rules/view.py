@@ -4,6 +4,8 @@ A View is a snapshot with no reference back to the deal, so an AI handed a View 
 reach the opponent's hand or the talon order. The engine makes one with Deal.view(seat);
 a program that knows only what its seat has seen makes one with shared_rules.observed.
 """
+from shared_rules.cards import count
+from shared_rules.rules import marriage_points
 
 # An object constant: without one, the end of this module's compiled constants points at
 # the next heap block and keeps whatever lands there alive (a whole search: 5.7 KB)
@@ -47,3 +49,7 @@ class View:
         self.legal = deal.legal_actions(seat)
         self.ended = deal.ended
 
+
+    def meld_value(self, k):
+        """Points the marriage of king (or queen) k would score if shown now."""
+        return marriage_points(self.rules.game, k >> 3, self.trump, count(self.melds[0]) + count(self.melds[1]))

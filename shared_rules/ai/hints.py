@@ -5,7 +5,6 @@ Loaded only when a hint is asked for, so the strings cost no heap otherwise.
 from shared_rules.cards import SUIT_MASK, POINTS, SUIT_WORDS, words
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.ai import greedy
-from shared_rules.ai.normal import meld_value
 
 
 def reason(view, a):
@@ -23,9 +22,9 @@ def reason(view, a):
         return "exchange " + words(view.exchange_card) + " for " + words(view.trump_card)
     c = a & 31
     if a >= DECLARE_MARRIAGE:
-        return "show the marriage in " + SUIT_WORDS[c >> 3] + " (" + str(meld_value(view, c)) + ") and declare 66"
+        return "show the marriage in " + SUIT_WORDS[c >> 3] + " (" + str(view.meld_value(c)) + ") and declare 66"
     if a >= MARRY:
-        return "lead " + words(c) + " and meld " + str(meld_value(view, c))
+        return "lead " + words(c) + " and meld " + str(view.meld_value(c))
     if view.lead >= 0:
         lead = view.lead
         n_legal = 0

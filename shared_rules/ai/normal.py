@@ -10,7 +10,7 @@ to shared_rules.ai.team_greedy.
 from shared_rules.cards import SUIT_MASK, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.rng import Rng
-from shared_rules.rules import marriage_points, TEAM_GAMES
+from shared_rules.rules import TEAM_GAMES
 from shared_rules.ai import greedy
 
 # An object constant: without one, the end of this module's compiled constants points at
@@ -89,11 +89,6 @@ def _marriage(view):
     return best
 
 
-def meld_value(view, k):
-    """Points the marriage of king k would score if shown now."""
-    return marriage_points(view.rules.game, k >> 3, view.trump, count(view.melds[0]) + count(view.melds[1]))
-
-
 def should_close(view, easy):
     """Close when counted points plus the sure tricks (card points) reach 66."""
     if view.phase2 or view.closed >= 0:
@@ -128,7 +123,7 @@ def decide(view, easy, solver, rng, clock=None, deadline=None):
             return DECLARE
         k = _marriage(view)
         if k >= 0 and DECLARE_MARRIAGE + k in legal and view.tricks[view.seat] \
-                and view.points + meld_value(view, k) >= 66:
+                and view.points + view.meld_value(k) >= 66:
             return DECLARE_MARRIAGE + k
         if EXCHANGE in legal:
             return EXCHANGE
@@ -202,7 +197,7 @@ def _solve_best(view, solver, first, seat, other, hand, opp, trump, cp, cpo, mp,
             continue
         c = a & 31
         if view.lead < 0:
-            ml = mp + (meld_value(view, c) if a >= MARRY else 0)
+            ml = mp + (view.meld_value(c) if a >= MARRY else 0)
             v = solver.lead(hand ^ (1 << c), opp, seat, cp, cpo, t, to, ml, mpo, best_v, 9, c)
         else:
             v = -solver.trick(opp, hand ^ (1 << c), other, view.lead, c, cpo, cp, to, t, mpo, mp, -9, -best_v)
