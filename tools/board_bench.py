@@ -82,10 +82,9 @@ DEALS = 40
 # Recursive fib(20) on the real firmware: CircuitPython 10.0.3 on an RP2040 at 125 MHz (run
 # in an emulator; docs/AI.md).
 BOARD_FIB20_MS = 241
-# Hard's work in 1.5 s on the real firmware over its work in 1.5 s of the MicroPython VM's
-# time scaled by fib(20) alone, for the same decisions (the mean of the games of
-# docs/AI.md, 1.06 to 1.29 by game): the board does more of this work per fib(20) than
-# the VM, and off a board the clock is calibrated by it.
+# Off a board the clock is fib(20)'s, divided by this: Hard's work in 1.5 s on the real
+# firmware over its work in the MicroPython VM (`tools.bench --board`) in 1.5 s by fib(20)
+# alone, on the same script (the mean of the games, 1.06 to 1.29 by game; docs/AI.md).
 CALIBRATION = 1.17
 ON_BOARD = sys.platform in ("RP2040", "rp2")
 REPEATS = 1 if ON_BOARD else 3  # elsewhere each timing is the best of 3 from the same state
