@@ -66,3 +66,30 @@ def test_rdeep_plays_out_depth_tricks_and_scores_the_share_of_points():
             else:
                 assert w.tricks[0] + w.tricks[1] == t0 + depth, (seed, depth)
     assert ended
+
+
+@pytest.mark.parametrize("rules,options", [("standard", {}), ("hoyle", {}), ("russian", {}), ("schnapsen", {}),
+                                           ("three-handed", {}), ("idiots", {}), ("four-handed", {}),
+                                           ("american", {}), ("american", {"players": 3}),
+                                           ("american", {"players": 2})])
+def test_the_arenas_hard_plays_the_devices_budget(rules, options):
+    """The arena's `hard` is the device's Hard at its work budget (HARD_BUDGET of the game:
+    what the real firmware does in 1.5 s, less a margin; docs/AI.md) and no clock: a
+    decision that searches until the budget stops it does that much work, give or take
+    CHECK_EVERY units."""
+    from shared_rules.ai import CHECK_EVERY
+    from shared_rules.ai.hard import HARD_BUDGET
+    from shared_rules.family import new_match
+    r = Rules(rules, **options)
+    budget = HARD_BUDGET[r.game]
+    m = new_match(r, "casual", 5)
+    d = m.deal
+    works = []
+    while not d.ended and len(works) < 6:
+        s = d.to_act
+        p = arena.make("hard", len(works))
+        assert p.searcher(r.game).budget == budget
+        a = p.choose(d.view(s))
+        works.append(p.work)
+        m.apply(a, s)
+    assert budget - CHECK_EVERY <= max(works) <= budget + CHECK_EVERY, works

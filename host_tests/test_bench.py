@@ -76,3 +76,18 @@ def test_compile_bench_times_each_module_once_after_those_before_it():
     assert t_crc > 0 and t_link > 0 and t_again is None
     assert t_fair > 0 and extra == ["sixtysix.sha256"]
     assert "loaded" in report(rows)[2]
+
+
+def test_board_bench_plays_the_devices_hard():
+    """Bench(device=True): Hard as the device plays it, a fresh player per decision at its
+    HARD_BUDGET and against the deadline, in any rule set the device offers (here North
+    American cut-throat): no decision does more than the budget (give or take CHECK_EVERY
+    units), and the row says how many the clock stopped instead."""
+    from shared_rules.ai import CHECK_EVERY
+    from shared_rules.ai.hard import HARD_BUDGET
+    from tools.bench import board_vm
+    (ref, row) = board_vm("deals=0, levels=('hard',), games=('american 3',), ai_deals=1, device=True",
+                          steps=200, timeout=300)
+    assert row["ai"] == "hard" and row["rules"] == "american 3" and row["device"] and row["decisions"] >= 3, row
+    assert 0 < row["mean_units"] <= row["worst_units"] <= HARD_BUDGET["american"] + CHECK_EVERY, row
+    assert 0 <= row["deadline_decisions"] <= row["decisions"] and "heap_bytes" not in row, row

@@ -14,8 +14,9 @@ waiting for a key; the start-up cost in the VM.
 --board: tools/board_bench.py itself in the VM with the GC heap capped at a Pico's
 (150 KB, docstrings stripped as CircuitPython does, a 4 KB Python stack as deploy sets),
 one deal or decision per VM step so garbage is collected between them as on a board.
-Times are scaled to the board by board_bench's fib(20) reference. Prints board_bench's
-JSON lines (--json: one JSON list). Prints figures; judges nothing.
+Times are the real firmware's: board_bench's fib(20) reference, calibrated against the
+real firmware (board_bench.CALIBRATION, docs/AI.md). Prints board_bench's JSON lines
+(--json: one JSON list). Prints figures; judges nothing.
 """
 import argparse
 import json

@@ -13,12 +13,14 @@ from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
 from shared_rules.rng import Rng
 from shared_rules.rules import TEAM_GAMES
 
-# Work units (cards played in playouts, solver nodes) that an RP2040 at 125 MHz does in
-# Hard's 1.5 s, per game: tools/board_bench.py's units_in_deadline (Hard's decisions that
-# thought until the deadline), run in the MicroPython VM on a Pico-sized heap, timed
-# against its fib(20) reference (`python -m tools.bench --board`; docs/AI.md). The
-# arena's `hard` plays these, so its figures are the device's strength.
-HARD_BUDGET = {"two": 3600, "three": 3600, "idiots": 4100, "four": 6300, "american": 5100}
+# Work units (cards played in playouts, solver nodes) per decision, per game: what the board
+# does in Hard's 1.5 s, less a margin of 15%, rounded down to a hundred. Measured on the
+# real firmware (CircuitPython 10.0.3 on an RP2040 at 125 MHz, in an emulator):
+# tools/board_bench.py's units_in_deadline (the mean work of Hard's decisions that thought
+# until the deadline), the lowest of the game's rule sets, with about 20 KB of heap free as
+# in a match and with all of it free (docs/AI.md has the figures). The arena's `hard` plays
+# these, so its figures are the device's strength.
+HARD_BUDGET = {"two": 3300, "three": 3400, "idiots": 4000, "four": 5400, "american": 4500}
 HARD_TABLE = 256         # transposition-table entries (4 ints each) of Hard's solver
 SOLVE_CARDS = 6          # in a sampled world, solve exactly once both hands hold this many
 # Seconds before the caller's deadline Hard stops: the clock is read every CHECK_EVERY
