@@ -57,7 +57,7 @@ def load(app, name):
     dots = getattr(app, "dots", None)   # (the app's: a simulator may run two)
     if m is None:
         if dots is not None:
-            app.root.remove(dots)
+            ui.drop(app.root, dots)
             app.dots = None
         return False
     app.going = name
@@ -69,6 +69,7 @@ def load(app, name):
         dots = app.dots = displayio.Group()
         app.root.append(dots)
     dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
+    ui.arrive(dots[-1])
     return True
 
 

@@ -95,10 +95,11 @@ class LinkScreen:
             ui.set_text(lab, lines[i] if i < LINES else details[i - LINES])
         if labels != (self.menu.items if self.menu is not None else None):
             if self.menu is not None:
-                self.group.remove(self.menu_group)
+                ui.drop(self.group, self.menu_group)
             self.menu_group = displayio.Group()
             self.menu = ui.ListWidget(self.menu_group, labels, 6, self.menu_y, self.app.width // 2 + 20, self.row)
             self.group.append(self.menu_group)
+            ui.arrive(self.menu_group)
         self.acts = acts
 
     def tick(self, role):

@@ -34,6 +34,7 @@ SHAPE_US = 3
 CHAR_W = 6
 LINE_H = 12
 HEADING_CHARS = 3     # characters in a piece of a heading (ui.heading)
+PARK = 4096          # how far a new shape waits off the screen (rect, arrive)
 SUITS = "\x7f\x80\x81\x82"    # clubs, spades, hearts, diamonds on the font sheet
 _font = []
 
@@ -51,7 +52,22 @@ def palette(color):
 
 
 def rect(x, y, w, h, color):
-    return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
+    """A filled rectangle, parked PARK up and left of its place until it arrives (arrive)."""
+    return vectorio.Rectangle(pixel_shader=palette(color), x=x - PARK, y=y - PARK, width=w, height=h)
+
+
+def arrive(part):
+    """Bring the parked shapes of part (a layer or a group) to their places, once part is
+    where it will be drawn. CircuitPython's vectorio redraws, at a shape's first refresh,
+    every area it had since it was made: made in place, that is where it was before its
+    group's position and the display's rotation applied (often a rectangle from the
+    screen's corner across most of it: a 30,000-pixel refresh for a box's band). Parked,
+    every such area lies off the screen on the same side, so only its place is drawn."""
+    if isinstance(part, displayio.Group):
+        for i in range(len(part)):
+            arrive(part[i])
+    elif not isinstance(part, displayio.TileGrid) and part.x < -PARK // 2:
+        part.location = (part.x + PARK, part.y + PARK)     # (x and y at once: one area)
 
 
 def outline(x, y, w, h, color):
@@ -73,6 +89,7 @@ def backdrop(width, height, title):
     g = displayio.Group()
     g.append(rect(0, 0, width, height, FELT))
     g.append(heading(title, x, y, scale))
+    arrive(g)
     return g
 
 
@@ -81,6 +98,7 @@ def screen(app, title):
     g = displayio.Group()
     x, y, scale = app.layout.heading
     g.append(heading(title, x, y, scale))
+    arrive(g)
     return g
 
 
@@ -186,7 +204,7 @@ class ListWidget:
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
-        self.select(0)
+        self.labels[0].palette[1] = INK     # the bar is on the first line (and parked: rect)
 
     def select(self, i):
         self.labels[self.index].palette[1] = self.color
@@ -231,6 +249,13 @@ class ListWidget:
         return None
 
 
+def drop(parent, group):
+    """Take `group` out of `parent`, its layers first (ui.Show says why not at once)."""
+    while len(group):
+        group.pop()
+    parent.remove(group)
+
+
 def set_hidden(item, hidden):
     """Hide or show a layer only if that changes it: showing redraws it even when it was
     already showing."""
@@ -273,29 +298,40 @@ def drawn(part, scale=1):
 # out of a group redraw, together, the one rectangle around where they were.
 
 class Show:
-    """Give a group (not yet drawn) its parts back a few a frame (a part too big for one
-    frame comes back empty, then its own parts a few a frame). `steps` build the rest of
-    the screen, one a frame after those parts: each is the Python of a frame of its own,
-    and what it appends to the group comes back a few a frame as well, before the next
-    step (so a screen too dear to build in one frame appears in reading order); a step
-    may return more steps, which come next. `start`: the group's parts before it are
-    already drawn and stay."""
+    """Bring a group's parts (not yet drawn) in a few a frame (a part too big for one
+    frame: its own parts a few a frame). `steps` build the rest of the screen, one a
+    frame after those parts: each is the Python of a frame of its own, and what it
+    appends to the group comes in a few a frame as well, before the next step (so a
+    screen too dear to build in one frame appears in reading order); a step may return
+    more steps, which come next. `start`: the group's parts before it are already drawn
+    and stay.
+
+    A part waits hidden in its place (its shapes parked: rect) and arrives by being
+    shown. Nothing is taken out of a group: CircuitPython redraws where a removed group
+    was, and for a group that holds a shape it reads that from a variable it never set
+    (Group.c, displayio_group_get_previous_area); a removed shape forgets its group's
+    position, and when it comes back redraws where it would be without it."""
 
     def __init__(self, group, steps=None, start=0):
         self.group = group
-        self.todo = self.take(group, start)     # (group, part) in drawing order, then steps
+        self.todo = self.take(group, start)     # (us, part) in drawing order, then steps
         if steps:
             self.todo.extend(steps)
             del steps[:]                    # used up: what builds a screen leaves the heap
 
     def take(self, group, start=0):
-        """[(group, part)] of group's parts from `start` on, taken out of it."""
+        """[(what it draws, part)] of group's parts from `start` on; those that draw
+        are hidden until they arrive."""
         out = []
-        while len(group) > start:
-            part = group.pop(start)
-            out.append((group, part))
-            if isinstance(part, displayio.Group) and drawn(part) > FRAME_US:
+        for i in range(start, len(group)):
+            part = group[i]
+            us = drawn(part)
+            if isinstance(part, displayio.Group) and us > FRAME_US:
                 out.extend(self.take(part))
+                continue
+            if us:
+                part.hidden = True
+            out.append((us, part))
         return out
 
     def step(self):
@@ -311,23 +347,25 @@ class Show:
                 todo[0:0] = self.take(self.group, n) + (more or [])
                 spent = FRAME_US        # the step was the frame's work: only what draws
                 continue                # nothing (hidden layers) comes with it
-            size = drawn(todo[0][1])
-            if spent and spent + size > FRAME_US:
+            us, part = todo[0]
+            if spent and spent + us > FRAME_US:
                 break
-            group, part = todo.pop(0)
-            group.append(part)
-            spent += size
+            todo.pop(0)
+            if us:
+                part.hidden = False
+            arrive(part)
+            spent += us
         return bool(todo)
 
 
 def places(group, width, height, x0=0, y0=0, scale=1, out=None):
     """[(reading order, layer, its group, (x1, y1, x2, y2) on a width x height screen)] of
     every TileGrid and shape under group, top to bottom, left to right, then in drawing
-    order (clipped: a layer parked off the screen covers nothing). Sorted once, at the
-    top, without a key function (MicroPython would call it at every comparison: most of
-    the time of leaving the table went there): the reading order is an int, different
-    for every layer (the drawing order is in it too: MicroPython's sort is not stable),
-    so no comparison looks further into the tuples."""
+    order (clipped: a layer parked off the screen covers nothing, and comes last). Sorted
+    once, at the top, without a key function (MicroPython would call it at every
+    comparison: most of the time of leaving the table went there): the reading order is
+    an int, different for every layer (the drawing order is in it too: MicroPython's sort
+    is not stable), so no comparison looks further into the tuples."""
     top = out is None
     if top:
         out = []
@@ -342,7 +380,8 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
         else:
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
-        out.append(((box[1] * 1024 + box[0]) * 1024 + len(out), item, group, box))
+        row = box[1] if box[2] > box[0] and box[3] > box[1] else 1023
+        out.append(((row * 1024 + box[0]) * 1024 + len(out), item, group, box))
     if top:
         out.sort()
     return out
@@ -384,6 +423,10 @@ class Clear:
                 else:
                     box[1:] = grown[1:]
                 spent += cost
+            elif any(k[0] is group for k in boxes):
+                # a layer off the screen was drawn there too: its removal would stretch
+                # its group's rectangle to the screen's edge (8,900 pixels on 320x240)
+                break
             group.remove(item)
             items.pop(0)
         return bool(items)
