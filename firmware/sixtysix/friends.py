@@ -143,7 +143,7 @@ class PassSetup:
         self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=[15] * len(items))
         chars = (app.width - 12) // ui.CHAR_W
-        self.hint = ui.text("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
+        self.hint = ui.Label("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
         g.append(self.hint.view)
         self.say("Rules: " + app.settings.get("rules") + " (Settings)")
 
@@ -151,7 +151,7 @@ class PassSetup:
         return self.names[p] + ": " + ("person" if self.people[p] else "computer")
 
     def say(self, text):
-        ui.set_text(self.hint, ui.fit(text, self.hint.chars))
+        self.hint.set(ui.fit(text, self.hint.chars))
 
     def tick(self, role):
         if role == "menu":

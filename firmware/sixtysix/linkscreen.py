@@ -39,7 +39,7 @@ class LinkScreen:
         y = lay.body_y
         self.texts = []
         for i in range(LINES + DETAILS):
-            lab = ui.text("", 6, y + 2 * (i >= LINES) + i * ui.LINE_H, ui.WHITE if i < LINES else ui.SOFT, 1, chars)
+            lab = ui.Label("", 6, y + 2 * (i >= LINES) + i * ui.LINE_H, ui.WHITE if i < LINES else ui.SOFT, 1, chars)
             g.append(lab.view)
             self.texts.append(lab)
         self.menu_y = y + 2 + (LINES + DETAILS) * ui.LINE_H
@@ -92,7 +92,7 @@ class LinkScreen:
         lines = lines[:LINES] + [""] * LINES
         details = details[:DETAILS] + [""] * DETAILS
         for i, lab in enumerate(self.texts):
-            ui.set_text(lab, lines[i] if i < LINES else details[i - LINES])
+            lab.set(lines[i] if i < LINES else details[i - LINES])
         if labels != (self.menu.items if self.menu is not None else None):
             if self.menu is not None:
                 ui.drop(self.group, self.menu_group)

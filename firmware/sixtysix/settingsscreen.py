@@ -29,7 +29,7 @@ class SettingsScreen:
         self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=longest)
         k = app.key
-        g.append(ui.text(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
+        g.append(ui.Label(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
 
     def line(self, i):
         key, title, values = CHOICES[i]

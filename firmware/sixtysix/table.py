@@ -185,7 +185,7 @@ class Table:
         computer's backs where they show."""
         self.look(self.talon, backs <= 0)
         self.look(self.trump_back, not trump_down)
-        ui.set_text(self.talon_label, label)
+        self.talon_label.set(label)
         for i, t in enumerate(self.backs):
             self.look(t, i >= cpu_cards)
 
@@ -197,7 +197,7 @@ class Table:
                 for i, t in enumerate(pile):
                     self.look(t, counts[place] <= i)
         if self.last_label is not None:
-            ui.set_text(self.last_label, last_words)
+            self.last_label.set(last_words)
 
     def look(self, t, hide, park=False):
         """Show or hide t from the next frame on, within the frames' budget (a deal's
@@ -211,10 +211,10 @@ class Table:
 
     def set_panel(self, lines):
         for i, lab in enumerate(self.panel):
-            ui.set_text(lab, lines[i] if i < len(lines) else "")
+            lab.set(lines[i] if i < len(lines) else "")
 
     def message(self, s):
-        ui.set_text(self.msg, ui.fit(s, self.lay.msg_chars))
+        self.msg.set(ui.fit(s, self.lay.msg_chars))
 
     # ---- animation -------------------------------------------------------------------
 

@@ -108,7 +108,7 @@ def heading(s, x, y, scale):
     g = displayio.Group()
     n = HEADING_CHARS
     for i in range(0, len(s), n):
-        g.append(text(s[i:i + n], x + i * CHAR_W * scale, y, GOLD, scale).view)
+        g.append(Label(s[i:i + n], x + i * CHAR_W * scale, y, GOLD, scale).view)
     return g
 
 
@@ -149,14 +149,6 @@ class Label:
                 c = 31    # "?"
             if t[i] != c:
                 t[i] = c
-
-
-def text(s, x, y, color=WHITE, scale=1, chars=0):
-    return Label(s, x, y, color, scale, chars)
-
-
-def set_text(label, s):
-    label.set(s)
 
 
 def fit(s, chars):
@@ -200,7 +192,7 @@ class ListWidget:
         self.labels = []
         for i, s in enumerate(items):
             chars = min(room, max(len(s), longest[i] if longest else 0))
-            lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
+            lab = Label(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
