@@ -119,7 +119,7 @@ class Menu:
     def tick(self, role):
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         return None if i is None else self.names[i]
 
 
@@ -156,7 +156,7 @@ class PassSetup:
     def tick(self, role):
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         n = len(self.names)
         if i is None:
             return None

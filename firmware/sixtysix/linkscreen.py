@@ -108,7 +108,7 @@ class LinkScreen:
             return "linkgame"
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         if i is not None:
             act = self.acts[i]
             if act == "title":

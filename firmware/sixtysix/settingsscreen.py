@@ -36,8 +36,6 @@ class SettingsScreen:
         return title + ": " + values[self.app.settings.index[i]]
 
     def tick(self, role):
-        if role is None:
-            return None
         if role == "menu":
             return self.leave()
         row = self.menu.handle(role)

@@ -74,7 +74,5 @@ class Title:
         app.add_gauge(g, lay.title_battery)
 
     def tick(self, role):
-        if role is None:
-            return None
         i = self.menu.handle(role)
         return None if i is None else self.names[i]

@@ -174,15 +174,16 @@ class ListWidget:
     """A vertical menu: a highlight bar moves behind the chosen line.
 
     A line's label is only as wide as its longest text (`longest`, default the items
-    themselves): recolouring a label redraws all of it. A box's menu over the table
-    (`later`: the game's queue of what comes before the next key, Game.wipes) has wide
-    lines, dear to recompose: its bar moves in two frames (`step()` called from that
-    queue in the next one)."""
+    themselves): recolouring a label redraws all of it. The bar moves in two frames
+    (`step()` in the next one: called from `later`, the game's queue of what comes
+    before the next key, Game.wipes, for a box's menu over the table; else by `handle`
+    in a frame without a key): in one, a move on 320x240 drew 59-63 ms."""
 
     def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None,
                  later=None):
         self.items = items
         self.later = later
+        self.moving = False         # the bar is off its line until step() (later is None)
         self.index = 0
         self.y = y
         self.row_h = row_h
@@ -203,16 +204,20 @@ class ListWidget:
         self.index = i % len(self.items)
         bar = self.bar
         y = self.y + self.index * self.row_h
-        if self.later is not None and bar.y != y:
+        if bar.y != y:
             # the old line this frame, the new one the next: one frame redrawing both
-            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing.
+            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing
+            # in a box (59-63 in settings on 320x240).
             # A shape redraws where it last was whenever its area changes, hidden or
             # not: parked as the new line's row farthest from the old (one rectangle of
             # one band each), the old line is not redrawn twice
             bar.hidden = True
             bar.height = 1
             bar.y = y + self.row_h - 1 if y > bar.y else y
-            self.later.append((self, None))
+            if self.later is None:
+                self.moving = True
+            else:
+                self.later.append((self, None))
             return
         self.step()
 
@@ -231,8 +236,13 @@ class ListWidget:
         self.labels[i].set(fit(s, self.labels[i].chars))
 
     def handle(self, role):
-        """Move on left/up/right/down; return the chosen index on ok, else None."""
-        if role in ("left", "up"):
+        """Move on left/up/right/down; return the chosen index on ok, else None. A frame
+        without a key (role None) ends a move (select)."""
+        if role is None:
+            if self.moving:
+                self.moving = False
+                self.step()
+        elif role in ("left", "up"):
             self.select(self.index - 1)
         elif role in ("right", "down"):
             self.select(self.index + 1)
