@@ -21,9 +21,9 @@ RED = 0xFF6060
 GREEN = 0x50E070
 
 # What one refresh may cost the board, and what a redrawn pixel costs it (displayio
-# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
-# 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
-# felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
+# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to the
+# real firmware's refreshes): ~7 us from a sheet (a card, text), ~3 us from a plain shape
+# (the felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
 # Those figures send pixels at SPI_KHZ; layouts.frame_us() fits the budget to a slower display.
 FRAME = 40000
 SPI_KHZ = 62500
@@ -98,7 +98,6 @@ def screen(app, title):
     g = displayio.Group()
     x, y, scale = app.layout.heading
     g.append(heading(title, x, y, scale))
-    arrive(g)
     return g
 
 
