@@ -128,6 +128,14 @@ class Rectangle:
         self.width = width
         self.height = height
         self.hidden = False
+
+    @property
+    def location(self):
+        return (self.x, self.y)
+
+    @location.setter
+    def location(self, xy):
+        self.x, self.y = xy
 '''
 
 # A board in the VM: a display with no pixels, a queue of button events, 4 KB of nvm.

@@ -147,7 +147,8 @@ def test_the_save_logs_rewrite_has_a_frame_of_its_own():
     assert sim.nvm.erases == erases + 1 and len(saves) == 1
     (save,) = saves
     assert save.pixels == 0 and save.step not in {step for step, _ in sim.presses}
-    assert save.ms <= devicecost.COSTS["erase_ms"] + 16 * devicecost.COSTS["page_ms"]
+    assert save.ms <= (devicecost.COSTS["erase_ms"] + 16 * devicecost.COSTS["page_ms"]
+                       + devicecost.COSTS["refresh"] / 1000)       # (a refresh that finds nothing)
     assert st.area - st.end > 2048             # the log has its room again
 
 
@@ -203,13 +204,13 @@ def test_the_vm_replays_the_simulators_frames():
     assert f["frame"]["n"] > 100 and f["frame"]["mean_ms"] > 0
     assert f["build"]["worst_parts"]["python"] > 0
     assert r["thinking_worst_ms"] > 0                    # the computer thought, left out
-    # (how fast is the benchmark's to print, not a test's: times from Node wobble, by up
-    # to a third in a frame on a busy machine. But a screen built in one frame takes
-    # several frames' time: 100-180 ms here before its building was spread over frames,
-    # 35-45 ms a frame since; the wobble is allowed for)
+    # (the Python's milliseconds come from Node's wall clock and wobble on a busy machine:
+    # none is compared with a budget here; each screen is built over several frames, each
+    # within a frame's drawing, its Python timed)
     for name in ("Game", "Title", "SettingsScreen", "TextScreen"):
         b = r["builds"][name]
-        assert b["n"] >= 3 and b["worst_ms"] <= 1.5 * screenbench.GOALS["frame"], (name, b)
+        assert b["n"] >= 3 and b["display_worst_ms"] <= screenbench.GOALS["frame"], (name, b)
+        assert b["worst_parts"]["python"] > 0, (name, b)
 
 
 # ---- the model -------------------------------------------------------------------------
@@ -239,10 +240,10 @@ def test_a_rectangle_is_composed_top_layer_first():
         c = devicecost.area_cost((0, 0, 16, 16), layers)
     finally:
         display.root_group = None
-    assert (c.pixels, c.subrects, c.covering) == (256, 1, 3)
+    assert (c.pixels, c.buffers, c.covering) == (256, 1, 3)
     # the text on top: its 64 pixels fetched, one of them ink (at 4, 4); the card: its 64
     # pixels; the felt: 256 pixels, of which the card's 64 and the ink's 1 are drawn
-    assert c.fetch == {"flash": 0, "ram": 64 + 64, "shape": 256 - 65}
+    assert c.fetch == {"ram": 64 + 64, "shape": 256 - 65}
     assert c.visits == 65
     assert c.walked == 3
 
@@ -264,19 +265,27 @@ def test_an_opaque_layer_covering_the_rectangle_ends_the_walk():
     assert c.walked == 1 and c.fetch["shape"] == 256 and c.visits == 0
 
 
-def test_subrectangles_follow_busdisplay_buffer():
-    assert devicecost.subrects(16, 16) == 1          # 256 pixels: one buffer
-    assert devicecost.subrects(32, 44) == 6          # 8 rows of 32 a buffer
-    assert devicecost.subrects(320, 240) == 240      # a row longer than the buffer: one a buffer
+def test_buffers_follow_busdisplay():
+    assert devicecost.buffers(16, 16) == 1          # 256 pixels: one buffer
+    assert devicecost.buffers(32, 44) == 6          # 8 rows of 32 a buffer
+    assert devicecost.buffers(320, 240) == 240      # a row longer than the buffer: one a buffer
+    # a panel turned a quarter (the Display Pack) sends the screen's columns as its rows
+    assert devicecost.AreaCost((0, 0, 200, 10)).buffers == 10       # a row a buffer
+    assert devicecost.AreaCost((0, 0, 200, 10), turned=True).buffers == 8    # 25 columns a buffer
 
 
-def test_the_model_reproduces_the_measured_refreshes():
-    fetch, scenes = devicecost.fit()
-    for kind, us in fetch.items():
-        assert devicecost.COSTS["fetch"][kind] == pytest.approx(us, rel=0.01), kind
-    for name, (measured, model) in scenes.items():
-        assert model == pytest.approx(measured, rel=0.03), name
-    assert fetch["flash"] > 1.5 * fetch["ram"] > fetch["shape"] > 0
+def test_the_model_agrees_with_the_real_firmwares_refreshes():
+    """COSTS are the fit to the real firmware's refreshes (devicecost.CALIBRATION), and
+    with them the model's refreshes are the real ones within a few percent."""
+    costs, scenes = devicecost.fit()
+    for k, us in costs.items():
+        assert devicecost.COSTS[k] == pytest.approx(us, rel=0.01, abs=0.01), k
+    assert {board for board, _, _, _ in scenes} == {"240x135", "320x240"}
+    errors = sorted(abs(model - real) / real for _, _, real, model in scenes)
+    assert errors[len(errors) // 2] <= 0.05 and errors[len(errors) * 9 // 10] <= 0.10
+    for board, moment, real, model in scenes:
+        if real > 20:
+            assert model == pytest.approx(real, rel=0.15), (board, moment)
 
 
 def test_moving_a_tilegrid_dirties_what_circuitpython_redraws():
@@ -303,7 +312,7 @@ def test_moving_a_tilegrid_dirties_what_circuitpython_redraws():
         display.root_group = None
     assert [a.rect for a in short.areas] == [(0, 0, 12, 8)]
     assert sorted(a.rect for a in long.areas) == [(4, 0, 12, 8), (40, 0, 48, 8)]
-    assert nothing.pixels == 0 and nothing.ms == 0
+    assert nothing.pixels == 0 and nothing.us == devicecost.COSTS["refresh"]    # (the tree walked)
 
 
 def test_what_is_redrawn_leaves_the_screen_as_a_whole_redraw_would():

@@ -186,14 +186,17 @@ def screens(args):
     rows = [screenbench.measure(name, deals=args.screen_deals, python=not args.no_vm,
                                     rules=args.screen_rules, level=args.screen_level,
                                     detail=args.screen_frames) for name in names]
-    fetch, scenes = devicecost.fit()
-    model = {"costs_us": devicecost.COSTS, "fitted_fetch_us": {k: round(v, 2) for k, v in fetch.items()},
-             "calibration_ms": {k: [round(m, 1), round(e, 1)] for k, (m, e) in scenes.items()}}
+    costs, scenes = devicecost.fit()
+    errors = sorted(abs(model - real) / real for _, _, real, model in scenes)
+    model = {"costs_us": devicecost.COSTS, "fitted_us": {k: round(v, 2) for k, v in costs.items()},
+             "calibration": {"refreshes": len(scenes), "median_error": round(errors[len(errors) // 2], 3),
+                             "p90_error": round(errors[len(errors) * 9 // 10], 3)}}
     if args.json:
         print(json.dumps({"model": model, "screens": rows}))
         return 0
-    print("device-cost model: fetch us/pixel %s; measured vs model (ms): %s" % (
-        model["fitted_fetch_us"], ", ".join("%s %d/%.0f" % (k, m, e) for k, (m, e) in model["calibration_ms"].items())))
+    c = model["calibration"]
+    print("device-cost model: costs us %s; against the real firmware's %d refreshes: median error %.1f%%, "
+          "90%% within %.1f%%" % (model["fitted_us"], c["refreshes"], 100 * c["median_error"], 100 * c["p90_error"]))
     print("\n".join(screenbench.report(rows)))
     return 0
 

@@ -3,90 +3,67 @@
 The simulator runs displayio on a PC (Blinka), where drawing is instant. On the board
 CircuitPython's displayio composes every pixel it sends, layer by layer, and that is
 where the time goes. This module watches the simulator's display: for every refresh it
-takes the dirty rectangles displayio hands to the panel and the layers that cover each
-one, and turns them into estimated milliseconds on a 125 MHz RP2040 with the per-pixel
-costs in COSTS (each with its source).
+takes the dirty rectangles displayio hands to the panel (tools/sim.like_the_board makes
+them CircuitPython's) and the layers that cover each one, and turns them into estimated
+milliseconds on a 125 MHz RP2040 with the costs in COSTS.
 
-How CircuitPython draws one dirty rectangle (shared-module/busdisplay/BusDisplay.c and
+How CircuitPython draws one refresh (shared-module/busdisplay/BusDisplay.c and
 displayio/Group.c, TileGrid.c, vectorio/VectorShape.c):
-  * the rectangle is cut into sub-rectangles of at most 256 pixels (a 512-byte buffer
-    of 16-bit pixels), at least one row each;
-  * for each sub-rectangle the root group walks its layers top to bottom; a layer that
+  * it walks the display's tree for the dirty rectangles, and again when done;
+  * each rectangle is cut into buffers of at most 256 pixels (512 bytes of 16-bit
+    pixels), at least one of the panel's own rows each: on a panel turned a quarter
+    (the Pico builds' ST7789 at rotation 270) a row is a column of the screen;
+  * for each buffer the root group walks its layers top to bottom; a layer that
     overlaps visits every pixel of the overlap: pixels an upper layer already drew are
     skipped (cheap), the others are fetched from the layer's bitmap or shape, looked up
     in its palette and written unless transparent; a layer that covers the whole
-    sub-rectangle with opaque pixels ends the walk;
+    buffer with opaque pixels ends the walk;
   * the buffer goes out over SPI (16 bits a pixel).
 So the estimate of one refresh is
 
-    sum over sub-rectangles of (SUBRECT + LAYER * layers walked)
-  + sum over layers of (VISIT * pixels of its overlap + FETCH[kind] * pixels it fetched)
+    REFRESH + sum over rectangles of (AREA + sum over buffers of (BUFFER + LAYER * layers walked))
+  + sum over layers of (VISIT * pixels of its overlap + COSTS[kind] * pixels it fetched)
   + SPI time of every pixel sent,
 
-with kind "flash" for an OnDiskBitmap (read from the filesystem per pixel), "ram" for a
-displayio.Bitmap and "shape" for a vectorio shape.
+with kind "ram" for a displayio.Bitmap and "shape" for a vectorio shape.
 """
+import csv
 import math
+import os
 
 import numpy as np
 
-# Board figures the model is calibrated on: CircuitPython 10.0.3 on an emulated Pico with a
-# Pico Display Pack (240x135, SPI 62.5 MHz), running the firmware of commit b927cc9 (both
-# sheets OnDiskBitmaps), from issue 12; "ram": the same firmware with both sheets read into
-# RAM Bitmaps (bitmaptools.readinto), also issue 12.
-MEASURED = {
-    "title flash": 228,     # ms, the full title screen
-    "title ram": 152,
-    "play flash": 885,      # ms, the refresh after "X plays a card": 73,120 pixels sent
-    "play ram": 487,
-}
-PLAY_PIXELS = 73120
+# The real firmware's refreshes the model is fitted to (CALIBRATION, read by fit()): the
+# official CircuitPython 10.0.3 builds for the Pico and the uGame 22, measured on the real
+# firmware in an emulator of the RP2040 at 125 MHz, SPI at 62.5 MHz; each refresh timed
+# from display.refresh()'s call to its return, its dirty rectangles read from displayio as
+# it drew them. The simulator's refreshes with the same rectangles and pixels, through
+# this model's Meter, give the counts. One line a refresh: the board's screen, the moment
+# of the script, the counts (as in AreaCost, summed over the refresh's rectangles; "area":
+# how many rectangles) and the real milliseconds.
+CALIBRATION = os.path.join(os.path.dirname(os.path.abspath(__file__)), "devicecost_refreshes.csv")
 
-# The same two scenes replayed through this model's Meter in the simulator (commit b927cc9,
-# pico_display_pack, seed 3): the title's first refresh, and the six animation frames
-# after the second OK (the first card played), 71,896 pixels - the issue's deal differed,
-# so the measured play times are scaled by 71,896 / 73,120 when fitting. Counts as in
-# AreaCost; "sheet" is what came from the sheets (flash in MEASURED's flash rows, RAM in
-# its ram rows).
-CALIBRATION = {
-    "title": {"pixels": 32400, "subrects": 135, "walked": 1485, "visits": 8115,
-              "sheet": 11407, "shape": 27648},
-    "play": {"pixels": 71896, "subrects": 329, "walked": 11844, "visits": 68508,
-             "sheet": 62763, "shape": 11043},
-}
-
-# Microseconds on a 125 MHz RP2040. "fetch" is fitted to MEASURED by fit() (least squares
-# over CALIBRATION, relative errors; all four scenes within 1.1%); the rest are set from
-# first principles and say so.
+# Microseconds on a 125 MHz RP2040: FITTED by fit() (a test keeps them equal), SPI and
+# flash from their datasheets.
 COSTS = {
     # SPI: 16 bits per pixel at the profile's clock; the refresh waits for each buffer.
-    # 62.5 MHz -> 0.256 us a pixel; PLATFORM_NOTES: "the SPI transfer is only ~8 ms" of a
-    # full 240x135 screen (32,400 pixels * 0.256 us = 8.3 ms).
+    # 62.5 MHz -> 0.256 us a pixel (the RP2040's most: its 125 MHz peripheral clock halved).
     "spi_bits": 16,
-    # per sub-rectangle: set the panel window (3 commands), clear the 512-byte buffer and
-    # the mask, begin/end the bus transaction. Assumed ~25 us (a few hundred cycles plus
-    # command bytes); PLATFORM_NOTES: "a tiny change redraws in well under 1 ms".
-    "subrect": 25.0,
-    # per layer per sub-rectangle: the hidden / overlap test (assumed ~1 us: a call and a
-    # rectangle intersection on a Cortex-M0+ at 125 MHz)
-    "layer": 1.0,
-    # per pixel of a layer's overlap that an upper layer already drew (mask test; assumed)
-    "visit": 0.2,
-    # per pixel fetched, palette-converted and written, by source (fitted)
-    "fetch": {"flash": 12.71, "ram": 6.35, "shape": 2.38},
+    "refresh": 244.8,   # per refresh, drawn or not: the tree walked for dirty areas, then finished
+    "area": 78.1,       # per dirty rectangle: clipped, its buffers sized
+    "buffer": 50.1,     # per buffer: the panel's window set, the buffer and mask cleared
+    "layer": 2.89,      # per layer walked per buffer: the hidden / overlap test
+    "visit": 0.33,      # per pixel of a layer's overlap that an upper layer already drew
+    "ram": 4.32,        # per pixel fetched from a Bitmap (a card, text), palette-converted, written
+    "shape": 2.41,      # per pixel fetched from a vectorio shape (the felt, a box)
     # nvm writes block the CPU: W25Q16JV datasheet, typical sector erase (tSE) 45 ms and
     # page program (tPP) 0.4 ms (the Pico's flash; maxima 400 ms and 3 ms)
     "erase_ms": 45.0,
     "page_ms": 0.4,
 }
-SUBRECT_PIXELS = 256            # BusDisplay.c: uint32_t buffer[128] of 16-bit pixels
+FITTED = ("refresh", "area", "buffer", "layer", "visit", "ram", "shape")
+BUFFER_PIXELS = 256             # BusDisplay.c: uint32_t buffer[128] of 16-bit pixels
 DEFAULT_BAUDRATE = 62500000
-
-
-def kind_of(bitmap):
-    """"flash" for an OnDiskBitmap, "ram" for a displayio.Bitmap."""
-    return "flash" if type(bitmap).__name__ == "OnDiskBitmap" else "ram"
-
 
 _index_images = {}
 
@@ -96,11 +73,7 @@ def _index_image(bitmap):
     got = _index_images.get(id(bitmap))
     if got is None or got[0] is not bitmap:
         w, h = bitmap.width, bitmap.height
-        if kind_of(bitmap) == "flash":
-            img = np.array([[bitmap._get_pixel(x, y) for x in range(w)] for y in range(h)],
-                           dtype=np.int32)
-        else:
-            img = np.array([[bitmap[x, y] for x in range(w)] for y in range(h)], dtype=np.int32)
+        img = np.array([[bitmap[x, y] for x in range(w)] for y in range(h)], dtype=np.int32)
         got = (bitmap, img)
         _index_images[id(bitmap)] = got
     return got[1]
@@ -167,7 +140,7 @@ def _walk(group, out, hidden):
                 out.append(None)
                 continue
             a = item._current_area
-            out.append(Layer(item, kind_of(item.bitmap), (a.x1, a.y1, a.x2, a.y2)))
+            out.append(Layer(item, "ram", (a.x1, a.y1, a.x2, a.y2)))
         else:                                         # vectorio shape
             if hidden or item.hidden:
                 out.append(None)
@@ -177,39 +150,41 @@ def _walk(group, out, hidden):
 
 
 class AreaCost:
-    """What one dirty rectangle costs: pixels, sub-rectangles, layers, fetches by kind."""
+    """What one dirty rectangle costs: pixels, buffers, layers, fetches by kind. `turned`:
+    the panel is turned a quarter (its rows are the screen's columns)."""
 
-    def __init__(self, rect):
+    def __init__(self, rect, turned=False):
         self.rect = rect
         x1, y1, x2, y2 = rect
         self.w, self.h = x2 - x1, y2 - y1
         self.pixels = self.w * self.h
-        self.subrects = subrects(self.w, self.h)
-        self.walked = 0             # layer tests, summed over sub-rectangles
+        self.buffers = buffers(self.h, self.w) if turned else buffers(self.w, self.h)
+        self.walked = 0             # layer tests, summed over buffers
         self.covering = 0           # layers that overlap the rectangle
         self.visits = 0             # overlap pixels already drawn by an upper layer
-        self.fetch = {"flash": 0, "ram": 0, "shape": 0}
+        self.fetch = {"ram": 0, "shape": 0}
 
-    def micros(self, baudrate=DEFAULT_BAUDRATE, costs=COSTS):
-        us = self.subrects * costs["subrect"] + self.walked * costs["layer"]
-        us += self.visits * costs["visit"]
-        for k, n in self.fetch.items():
-            us += n * costs["fetch"][k]
-        us += self.pixels * costs["spi_bits"] * 1e6 / baudrate
-        return us
+    def counts(self):
+        """{FITTED cost: how many of it} but the refresh's own."""
+        return {"area": 1, "buffer": self.buffers, "layer": self.walked, "visit": self.visits,
+                "ram": self.fetch["ram"], "shape": self.fetch["shape"]}
+
+    def micros(self, baudrate=DEFAULT_BAUDRATE):
+        return (sum(n * COSTS[k] for k, n in self.counts().items())
+                + self.pixels * COSTS["spi_bits"] * 1e6 / baudrate)
 
 
-def subrects(w, h):
-    """How many buffers BusDisplay sends a w x h rectangle in."""
-    if w * h <= SUBRECT_PIXELS:
+def buffers(w, h):
+    """How many buffers BusDisplay sends a w x h rectangle (in the panel's own rows) in."""
+    if w * h <= BUFFER_PIXELS:
         return 1
-    rows = max(1, SUBRECT_PIXELS // w)
+    rows = max(1, BUFFER_PIXELS // w)
     return math.ceil(h / rows)
 
 
-def area_cost(rect, layers):
+def area_cost(rect, layers, turned=False):
     """Compose `rect` through `layers` (top first) the way CircuitPython does and count."""
-    cost = AreaCost(rect)
+    cost = AreaCost(rect, turned)
     x1, y1, x2, y2 = rect
     if cost.pixels <= 0:
         return cost
@@ -233,56 +208,58 @@ def area_cost(rect, layers):
         sub |= solid
         if (ox1, oy1, ox2, oy2) == rect and bool(solid[free].all()):
             break               # full coverage: the layers below are not walked
-    # the walk repeats for every sub-rectangle; a full-coverage stop is rare enough
-    # per sub-rectangle to count it per rectangle
-    cost.walked = walked * cost.subrects
+    # the walk repeats for every buffer; a full-coverage stop is rare enough per buffer
+    # to count it per rectangle
+    cost.walked = walked * cost.buffers
     return cost
 
 
-def fixed_micros(counts, costs=COSTS, baudrate=DEFAULT_BAUDRATE):
-    """The part of a scene's time that does not depend on where pixels come from."""
-    return (counts["pixels"] * costs["spi_bits"] * 1e6 / baudrate + counts["subrects"] * costs["subrect"]
-            + counts["walked"] * costs["layer"] + counts["visits"] * costs["visit"])
+def calibration():
+    """CALIBRATION's refreshes: [(board, moment, {"pixels" and FITTED[1:]: count}, real ms)]."""
+    with open(CALIBRATION) as f:
+        return [(r["board"], r["moment"], {k: int(r[k]) for k in ("pixels",) + FITTED[1:]}, float(r["ms"]))
+                for r in csv.DictReader(f)]
+
+
+def scene_micros(counts, costs):
+    """What a refresh with these counts (CALIBRATION's) costs at 62.5 MHz with `costs` ({FITTED: us})."""
+    return (costs["refresh"] + sum(counts[k] * costs[k] for k in FITTED[1:])
+            + counts["pixels"] * COSTS["spi_bits"] * 1e6 / DEFAULT_BAUDRATE)
 
 
 def fit():
-    """Fetch costs (flash, ram, shape) that best explain MEASURED from CALIBRATION, and
-    each scene's measured time (for the replayed scene's pixels) next to the model's:
-    ({kind: us}, {scene: (measured ms, model ms)})."""
-    rows, want = [], []
-    for name, counts in CALIBRATION.items():
-        scale = counts["pixels"] / PLAY_PIXELS if name == "play" else 1.0
-        for source in ("flash", "ram"):
-            ms = MEASURED[name + " " + source] * scale
-            rows.append([counts["sheet"] * (source == "flash"), counts["sheet"] * (source == "ram"),
-                         counts["shape"]])
-            want.append(((ms * 1000 - fixed_micros(counts)), ms))
-    a = np.array(rows, dtype=float)
-    weights = np.array([1.0 / ms for _, ms in want])
-    y = np.array([us for us, _ in want])
-    x = np.linalg.lstsq(a * weights[:, None], y * weights, rcond=None)[0]
-    fetch = {"flash": float(x[0]), "ram": float(x[1]), "shape": float(x[2])}
-    scenes = {}
-    i = 0
-    for name, counts in CALIBRATION.items():
-        for source in ("flash", "ram"):
-            scenes[name + " " + source] = (want[i][1], (float(a[i] @ x) + fixed_micros(counts)) / 1000)
-            i += 1
-    return fetch, scenes
+    """The costs (FITTED, us) that best explain CALIBRATION's real milliseconds (least
+    squares on relative errors, none negative), and every refresh's real time next to the
+    model's with them: ({cost: us}, [(board, moment, real ms, model ms)])."""
+    scenes = calibration()
+    a = np.array([[1] + [counts[k] for k in FITTED[1:]] for _, _, counts, _ in scenes], dtype=float)
+    y = np.array([ms * 1000 - scene_micros(counts, dict.fromkeys(FITTED, 0)) for _, _, counts, ms in scenes])
+    w = np.array([1.0 / max(ms, 2.0) for _, _, _, ms in scenes])     # (a tiny refresh: its 2 ms's share)
+    keep = list(range(len(FITTED)))
+    while True:                     # none negative: drop the most negative, fit again
+        x = np.linalg.lstsq(a[:, keep] * w[:, None], y * w, rcond=None)[0]
+        if (x >= 0).all():
+            break
+        keep.pop(int(np.argmin(x)))
+    costs = dict.fromkeys(FITTED, 0.0)
+    for i, v in zip(keep, x):
+        costs[FITTED[i]] = float(v)
+    return costs, [(board, moment, ms, scene_micros(counts, costs) / 1000) for board, moment, counts, ms in scenes]
 
 
-def flash_ms(erases, page_programs, costs=COSTS):
+def flash_ms(erases, page_programs):
     """Time the CPU stands still for nvm writes (typical flash timings)."""
-    return erases * costs["erase_ms"] + page_programs * costs["page_ms"]
+    return erases * COSTS["erase_ms"] + page_programs * COSTS["page_ms"]
 
 
 class Refresh:
-    """One display refresh: its dirty rectangles and their estimated cost."""
+    """One display refresh: its dirty rectangles and their estimated cost (a refresh with
+    nothing to draw still walks the tree)."""
 
     def __init__(self, areas, baudrate):
         self.areas = areas
         self.pixels = sum(a.pixels for a in areas)
-        self.us = sum(a.micros(baudrate) for a in areas)
+        self.us = COSTS["refresh"] + sum(a.micros(baudrate) for a in areas)
 
     @property
     def ms(self):
@@ -291,12 +268,14 @@ class Refresh:
 
 class Meter:
     """Watches a Blinka display: each refresh becomes a Refresh in `log` (and is drawn,
-    unless draw=False, which skips Blinka's slow pixel work when only figures matter)."""
+    unless draw=False, which skips Blinka's slow pixel work when only figures matter).
+    `rotation`: the board's (a panel turned a quarter sends a screen column a buffer)."""
 
-    def __init__(self, display, baudrate=DEFAULT_BAUDRATE, draw=True):
+    def __init__(self, display, baudrate=DEFAULT_BAUDRATE, draw=True, rotation=0):
         self.display = display
         self.baudrate = baudrate
         self.draw = draw
+        self.turned = rotation in (90, 270)
         self.log = []
         self._areas = None
         self._original = display._refresh_area
@@ -310,7 +289,7 @@ class Meter:
         clipped = type(area)()
         if core.clip_area(area, clipped) and self._areas is not None:
             rect = (clipped.x1, clipped.y1, clipped.x2, clipped.y2)
-            self._areas.append(area_cost(rect, self._layers))
+            self._areas.append(area_cost(rect, self._layers, self.turned))
         if self.draw:
             return self._original(area)
         return True

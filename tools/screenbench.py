@@ -139,8 +139,8 @@ class Recorder(Sim):
 
     def __init__(self, profile, seed):
         super().__init__(profile, headless=True, seed=seed, nvm=FlashNVM())
-        self.meter = devicecost.Meter(self.display, getattr(self.profile, "BAUDRATE",
-                                                           devicecost.DEFAULT_BAUDRATE), draw=False)
+        self.meter = devicecost.Meter(self.display, getattr(self.profile, "BAUDRATE", devicecost.DEFAULT_BAUDRATE),
+                                      draw=False, rotation=getattr(self.profile, "ROTATION", 0))
         self.show = self.meter.refresh
         self.steps = 0
         self.frames = []

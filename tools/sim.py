@@ -169,18 +169,36 @@ class FakeClock:
 
 _displays = {}
 
+# The board the simulator is (Sim sets it): how its panel is turned, for like_the_board.
+BOARD = {"rotation": 0, "width": 240, "height": 135}
+
 
 def like_the_board():
-    """Make Blinka's displayio mark dirty what CircuitPython's does (so the simulator's
-    redraws, and tools/devicecost.py's estimates, are the board's).
+    """Make Blinka's displayio mark dirty what CircuitPython's (10.x) does, so the
+    simulator's redraws, and tools/devicecost.py's estimates, are the board's.
 
-    Both differences serve Blinka's background refresh thread, which the simulator never
-    runs (auto_refresh is off); see shared-module/displayio/TileGrid.c:
-      * a TileGrid taken out of its group: CircuitPython redraws where it was last drawn,
-        nothing if it was drawn hidden; Blinka adds where it is now;
-      * after a whole-screen refresh CircuitPython forgets every change it drew; Blinka
-        keeps them and draws them all again at the next refresh."""
+    Blinka serves its background refresh thread, which the simulator never runs
+    (auto_refresh is off), and draws on a panel that is not turned; the board's
+    CircuitPython (shared-module/displayio/TileGrid.c, Group.c, vectorio/VectorShape.c):
+      * a TileGrid taken out of its group redraws where it was last drawn, nothing if
+        it was drawn hidden (Blinka adds where it is now); after a whole-screen refresh
+        every change drawn is forgotten (Blinka draws them all again at the next refresh);
+      * a shape redraws, at its first refresh after a change, every area it had since
+        its last refresh, and one made or taken out of its group has its area where it
+        would be with no group: in the panel's own coordinates, before the board's
+        rotation (BOARD); in a group not (yet) under the display, an area at the panel's
+        corner. (The firmware parks new shapes off the screen for this: ui.rect.)
+      * a shape taken out of its group redraws where it is and was since its last
+        refresh, drawn or not;
+      * layers taken out of a group in one frame redraw one rectangle around them all
+        (Blinka: up to eight);
+      * a group taken out of its group that holds a shape redraws an area read from a
+        variable never set (Group.c, displayio_group_get_previous_area): the whole
+        screen here."""
     import displayio
+    import vectorio
+    from displayio._area import Area
+    from displayio._structs import TransformStruct, null_transform
     tilegrid = displayio.TileGrid
     if getattr(tilegrid, "_like_the_board", False):
         return
@@ -200,6 +218,81 @@ def like_the_board():
     tilegrid._get_previous_area = previous_area
     tilegrid._prepare_full_refresh = prepare_full_refresh
     tilegrid._like_the_board = True
+
+    group = displayio.Group
+    group_init = group.__init__
+    group_update = group._update_transform
+
+    def init(self, *args, **kwargs):
+        group_init(self, *args, **kwargs)
+        self._absolute_transform.detached = True        # (CircuitPython: all zero)
+
+    def update_transform(self, parent):
+        if parent is not None:
+            self._absolute_transform.detached = getattr(parent, "detached", False)
+        group_update(self, parent)
+
+    def queue_removed(self, layer):
+        area = Area()
+        if layer._get_previous_area(area):
+            if self._removed_areas:
+                self._removed_areas[0].union(area, self._removed_areas[0])
+            else:
+                self._removed_areas.append(area)
+        if isinstance(layer, group):
+            layer._item_removed = False
+            layer._removed_areas.clear()
+
+    def group_previous_area(self, area):
+        if any(isinstance(layer, vectorio._vectorshape._VectorShape) for layer in self._layers):
+            Area(0, 0, BOARD["width"], BOARD["height"]).copy_into(area)
+            return True
+        return group_previous(self, area)
+
+    group_previous = group._get_previous_area
+    group.__init__ = init
+    group._update_transform = update_transform
+    group._queue_removed = queue_removed
+    group._get_previous_area = group_previous_area
+
+    shape = vectorio._vectorshape._VectorShape
+    screen_area = shape._get_screen_area
+    zero = TransformStruct(0, 0, 0, 0, 0)
+
+    def shape_screen_area(self, out):
+        t = self._absolute_transform
+        if t is not null_transform and not getattr(t, "detached", False):
+            return screen_area(self, out)
+        if t is not null_transform:
+            self._absolute_transform = zero
+        try:
+            screen_area(self, out)
+        finally:
+            self._absolute_transform = t
+        panel_to_screen(out)
+        return out
+
+    def shape_previous_area(self, area):
+        self._ephemeral_dirty_area.union(self._refresh_current_area, area)
+        for a in self._pending_dirty_areas:
+            if isinstance(a, Area):
+                area.union(a, area)
+        return True
+
+    shape._get_screen_area = shape_screen_area
+    shape._get_previous_area = shape_previous_area
+
+
+def panel_to_screen(area):
+    """An area in the panel's own coordinates, in the screen's (the board's rotation)."""
+    r, w, h = BOARD["rotation"], BOARD["width"], BOARD["height"]
+    x1, y1, x2, y2 = area.x1, area.y1, area.x2, area.y2
+    if r == 270:
+        area.x1, area.y1, area.x2, area.y2 = w - y2, x1, w - y1, x2
+    elif r == 90:
+        area.x1, area.y1, area.x2, area.y2 = y1, h - x2, y2, h - x1
+    elif r == 180:
+        area.x1, area.y1, area.x2, area.y2 = w - x2, h - y2, w - x1, h - y1
 
 
 def make_display(width, height, headless, scale=1):
@@ -290,6 +383,7 @@ class Sim:
         from profiles import load
         self.profile = load(profile)
         self.width, self.height = self.profile.WIDTH, self.profile.HEIGHT
+        BOARD.update(rotation=getattr(self.profile, "ROTATION", 0), width=self.width, height=self.height)
         self.roles = tuple(self.profile.BUTTONS)
         self.holds = self.profile.HOLDS or ()
         self.display = make_display(self.width, self.height, headless, scale)

@@ -118,6 +118,7 @@ class App:
         ui.load_font(assets + "/font.bmp")
         self.root = displayio.Group()
         self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
+        ui.arrive(self.root)
         display.root_group = self.root
         self.screen = None
         self.name = "title"

@@ -54,7 +54,7 @@ def open_box(game, title, lines, items, handler):
         for i, (s, color) in enumerate(texts):
             ty = y + 4 + i * (ui.LINE_H + 1)
             if top <= ty < bottom:
-                band.append(ui.text(ui.fit(s, chars), x + 6, ty, color).view)
+                band.append(ui.Label(ui.fit(s, chars), x + 6, ty, color).view)
         g.append(band)
         top = bottom
     menu_group = displayio.Group()

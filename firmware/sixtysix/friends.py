@@ -57,7 +57,7 @@ def load(app, name):
     dots = getattr(app, "dots", None)   # (the app's: a simulator may run two)
     if m is None:
         if dots is not None:
-            app.root.remove(dots)
+            ui.drop(app.root, dots)
             app.dots = None
         return False
     app.going = name
@@ -69,6 +69,7 @@ def load(app, name):
         dots = app.dots = displayio.Group()
         app.root.append(dots)
     dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
+    ui.arrive(dots[-1])
     return True
 
 
@@ -118,7 +119,7 @@ class Menu:
     def tick(self, role):
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         return None if i is None else self.names[i]
 
 
@@ -142,7 +143,7 @@ class PassSetup:
         self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=[15] * len(items))
         chars = (app.width - 12) // ui.CHAR_W
-        self.hint = ui.text("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
+        self.hint = ui.Label("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
         g.append(self.hint.view)
         self.say("Rules: " + app.settings.get("rules") + " (Settings)")
 
@@ -150,12 +151,12 @@ class PassSetup:
         return self.names[p] + ": " + ("person" if self.people[p] else "computer")
 
     def say(self, text):
-        ui.set_text(self.hint, ui.fit(text, self.hint.chars))
+        self.hint.set(ui.fit(text, self.hint.chars))
 
     def tick(self, role):
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         n = len(self.names)
         if i is None:
             return None

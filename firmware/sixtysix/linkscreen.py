@@ -39,7 +39,7 @@ class LinkScreen:
         y = lay.body_y
         self.texts = []
         for i in range(LINES + DETAILS):
-            lab = ui.text("", 6, y + 2 * (i >= LINES) + i * ui.LINE_H, ui.WHITE if i < LINES else ui.SOFT, 1, chars)
+            lab = ui.Label("", 6, y + 2 * (i >= LINES) + i * ui.LINE_H, ui.WHITE if i < LINES else ui.SOFT, 1, chars)
             g.append(lab.view)
             self.texts.append(lab)
         self.menu_y = y + 2 + (LINES + DETAILS) * ui.LINE_H
@@ -92,13 +92,14 @@ class LinkScreen:
         lines = lines[:LINES] + [""] * LINES
         details = details[:DETAILS] + [""] * DETAILS
         for i, lab in enumerate(self.texts):
-            ui.set_text(lab, lines[i] if i < LINES else details[i - LINES])
+            lab.set(lines[i] if i < LINES else details[i - LINES])
         if labels != (self.menu.items if self.menu is not None else None):
             if self.menu is not None:
-                self.group.remove(self.menu_group)
+                ui.drop(self.group, self.menu_group)
             self.menu_group = displayio.Group()
             self.menu = ui.ListWidget(self.menu_group, labels, 6, self.menu_y, self.app.width // 2 + 20, self.row)
             self.group.append(self.menu_group)
+            ui.arrive(self.menu_group)
         self.acts = acts
 
     def tick(self, role):
@@ -107,7 +108,7 @@ class LinkScreen:
             return "linkgame"
         if role == "menu":
             return "title"
-        i = self.menu.handle(role) if role is not None else None
+        i = self.menu.handle(role)
         if i is not None:
             act = self.acts[i]
             if act == "title":

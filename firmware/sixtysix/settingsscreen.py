@@ -29,15 +29,13 @@ class SettingsScreen:
         self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
                                   longest=longest)
         k = app.key
-        g.append(ui.text(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
+        g.append(ui.Label(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)
 
     def line(self, i):
         key, title, values = CHOICES[i]
         return title + ": " + values[self.app.settings.index[i]]
 
     def tick(self, role):
-        if role is None:
-            return None
         if role == "menu":
             return self.leave()
         row = self.menu.handle(role)

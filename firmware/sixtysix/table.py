@@ -185,7 +185,7 @@ class Table:
         computer's backs where they show."""
         self.look(self.talon, backs <= 0)
         self.look(self.trump_back, not trump_down)
-        ui.set_text(self.talon_label, label)
+        self.talon_label.set(label)
         for i, t in enumerate(self.backs):
             self.look(t, i >= cpu_cards)
 
@@ -197,7 +197,7 @@ class Table:
                 for i, t in enumerate(pile):
                     self.look(t, counts[place] <= i)
         if self.last_label is not None:
-            ui.set_text(self.last_label, last_words)
+            self.last_label.set(last_words)
 
     def look(self, t, hide, park=False):
         """Show or hide t from the next frame on, within the frames' budget (a deal's
@@ -211,10 +211,10 @@ class Table:
 
     def set_panel(self, lines):
         for i, lab in enumerate(self.panel):
-            ui.set_text(lab, lines[i] if i < len(lines) else "")
+            lab.set(lines[i] if i < len(lines) else "")
 
     def message(self, s):
-        ui.set_text(self.msg, ui.fit(s, self.lay.msg_chars))
+        self.msg.set(ui.fit(s, self.lay.msg_chars))
 
     # ---- animation -------------------------------------------------------------------
 
@@ -343,7 +343,7 @@ class Table:
         waiting = self.waiting or []
         if self.hurrying:
             waiting[:] = [m for m in waiting if m is not None]
-        fronted = False
+        fronted = 0                                 # 1: hidden cards came to the front, 2: one on show
         while waiting:
             m = waiting[0]
             if m is None:                          # a pause frame
@@ -352,16 +352,18 @@ class Table:
             # flights pass over the other cards, so they go to the front. Taking a card
             # out of the group redraws where it was; displayio joins all that leaves a
             # group in a frame into one rectangle, so a card on show goes to the front
-            # one a frame (a hidden one waits off the screen: nothing to redraw)
+            # one a frame, and not with hidden ones: they wait off the screen, where a
+            # hidden card may have been drawn last (the rectangle would reach the corner)
             front = m.flight and not m.leaving
             shown = front and not self.cards[m.c].hidden
             cost = (jump if self.hurrying else m.cost) + (card * ui.TILE_US if shown else 0)
-            if shown and fronted or spent + cost > budget and not (free and spent == 0):
+            if front and (fronted == 2 or shown and fronted) or \
+                    spent + cost > budget and not (free and spent == 0):
                 break
             waiting.pop(0)
             if front:
                 self.to_front(self.cards[m.c])
-                fronted = fronted or shown
+                fronted = max(fronted, 2 if shown else 1)
             if not m.leaving:
                 self.set_card(m.c, (m.x0, m.y0), m.dim)
                 self.place[m.c] = (m.x1, m.y1)

@@ -42,7 +42,7 @@ def places(t):
             g.append(ui.outline(xy[0], xy[1], lay.cw, lay.ch, slot))
     t.talon = sheet.tile(BACK, *lay.talon)
     g.append(t.talon)
-    t.talon_label = ui.text("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
+    t.talon_label = ui.Label("", lay.talon_text[0], lay.talon_text[1], ui.SOFT, 1, 8)
     g.append(t.talon_label.view)
 
 

@@ -37,18 +37,18 @@ def texts(t, fill):
                 g.append(b)
             t.piles[place] = pile
     if players == 2 and lay.last:
-        t.last_label = ui.text("", lay.last[4], lay.last[5], ui.SOFT, 1, 15)
+        t.last_label = ui.Label("", lay.last[4], lay.last[5], ui.SOFT, 1, 15)
         g.append(t.last_label.view)
     if t.seat_words:
         for p, xy in enumerate(lay.places[players]):
             if xy is not None:
-                lab = ui.text("", xy[0] + 1, xy[1] + 16, ui.GOLD, 1, 5)
+                lab = ui.Label("", xy[0] + 1, xy[1] + 16, ui.GOLD, 1, 5)
                 t.seat_labels[p] = lab
                 g.append(lab.view)
     px, py = lay.panel
-    t.panel = [ui.text("", px, py + i * ui.LINE_H, ui.WHITE, 1, lay.panel_chars) for i in range(5)]
+    t.panel = [ui.Label("", px, py + i * ui.LINE_H, ui.WHITE, 1, lay.panel_chars) for i in range(5)]
     for lab in t.panel:
         g.append(lab.view)
-    t.msg = ui.text("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
+    t.msg = ui.Label("", lay.msg[0], lay.msg[1], ui.GOLD, 1, lay.msg_chars)
     g.append(t.msg.view)
     fill()

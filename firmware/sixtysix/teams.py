@@ -50,7 +50,7 @@ def show_bids(game):
                 said[game.place(s)] = bid_text(d.bids[s])
     for p in range(4):
         if labels[p] is not None:
-            ui.set_text(labels[p], said[p])
+            labels[p].set(said[p])
 
 
 def announce(game):

@@ -41,22 +41,22 @@ class TextScreen:
         top = app.layout.body_y + 1
         self.labels = []
         for i in range(self.rows):
-            lab = ui.text("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
+            lab = ui.Label("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
             g.append(lab.view)
             self.labels.append(lab)
-        self.footer = ui.text("", 6, app.height - 13, ui.SOFT, 1, 38)
+        self.footer = ui.Label("", 6, app.height - 13, ui.SOFT, 1, 38)
         g.append(self.footer.view)
         self.draw()
 
     def draw(self):
         lines = self.flat[self.page]
         for i, lab in enumerate(self.labels):
-            ui.set_text(lab, lines[i] if i < len(lines) else "")
+            lab.set(lines[i] if i < len(lines) else "")
         n = len(self.flat)
         k = self.app.key
         move = k["left"] + "/" + k["right"] if "left" in k else k["right"]
         hint = move + " pages, " + k["menu"] + ": back" if n > 1 else k["ok"] + ": back"
-        ui.set_text(self.footer, str(self.page + 1) + "/" + str(n) + "  " + hint)
+        self.footer.set(str(self.page + 1) + "/" + str(n) + "  " + hint)
 
     def tick(self, role):
         if role is None:

@@ -69,12 +69,10 @@ class Title:
         if notice:
             nx, ny, chars = lay.notice
             for i, line in enumerate(ui.wrap(notice, chars)[:3]):
-                g.append(ui.text(line, nx, ny + i * ui.LINE_H, ui.RED).view)
+                g.append(ui.Label(line, nx, ny + i * ui.LINE_H, ui.RED).view)
         app.notice = ""
         app.add_gauge(g, lay.title_battery)
 
     def tick(self, role):
-        if role is None:
-            return None
         i = self.menu.handle(role)
         return None if i is None else self.names[i]

@@ -21,9 +21,9 @@ RED = 0xFF6060
 GREEN = 0x50E070
 
 # What one refresh may cost the board, and what a redrawn pixel costs it (displayio
-# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to issue
-# 12's measurements): ~7 us from a sheet (a card, text), ~3 us from a plain shape (the
-# felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
+# composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to the
+# real firmware's refreshes): ~7 us from a sheet (a card, text), ~3 us from a plain shape
+# (the felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
 # Those figures send pixels at SPI_KHZ; layouts.frame_us() fits the budget to a slower display.
 FRAME = 40000
 SPI_KHZ = 62500
@@ -34,6 +34,7 @@ SHAPE_US = 3
 CHAR_W = 6
 LINE_H = 12
 HEADING_CHARS = 3     # characters in a piece of a heading (ui.heading)
+PARK = 4096          # how far a new shape waits off the screen (rect, arrive)
 SUITS = "\x7f\x80\x81\x82"    # clubs, spades, hearts, diamonds on the font sheet
 _font = []
 
@@ -51,7 +52,22 @@ def palette(color):
 
 
 def rect(x, y, w, h, color):
-    return vectorio.Rectangle(pixel_shader=palette(color), x=x, y=y, width=w, height=h)
+    """A filled rectangle, parked PARK up and left of its place until it arrives (arrive)."""
+    return vectorio.Rectangle(pixel_shader=palette(color), x=x - PARK, y=y - PARK, width=w, height=h)
+
+
+def arrive(part):
+    """Bring the parked shapes of part (a layer or a group) to their places, once part is
+    where it will be drawn. CircuitPython's vectorio redraws, at a shape's first refresh,
+    every area it had since it was made: made in place, that is where it was before its
+    group's position and the display's rotation applied (often a rectangle from the
+    screen's corner across most of it: a 30,000-pixel refresh for a box's band). Parked,
+    every such area lies off the screen on the same side, so only its place is drawn."""
+    if isinstance(part, displayio.Group):
+        for i in range(len(part)):
+            arrive(part[i])
+    elif not isinstance(part, displayio.TileGrid) and part.x < -PARK // 2:
+        part.location = (part.x + PARK, part.y + PARK)     # (x and y at once: one area)
 
 
 def outline(x, y, w, h, color):
@@ -73,6 +89,7 @@ def backdrop(width, height, title):
     g = displayio.Group()
     g.append(rect(0, 0, width, height, FELT))
     g.append(heading(title, x, y, scale))
+    arrive(g)
     return g
 
 
@@ -90,7 +107,7 @@ def heading(s, x, y, scale):
     g = displayio.Group()
     n = HEADING_CHARS
     for i in range(0, len(s), n):
-        g.append(text(s[i:i + n], x + i * CHAR_W * scale, y, GOLD, scale).view)
+        g.append(Label(s[i:i + n], x + i * CHAR_W * scale, y, GOLD, scale).view)
     return g
 
 
@@ -133,14 +150,6 @@ class Label:
                 t[i] = c
 
 
-def text(s, x, y, color=WHITE, scale=1, chars=0):
-    return Label(s, x, y, color, scale, chars)
-
-
-def set_text(label, s):
-    label.set(s)
-
-
 def fit(s, chars):
     return s if len(s) <= chars else s[:chars - 1] + "."
 
@@ -164,15 +173,16 @@ class ListWidget:
     """A vertical menu: a highlight bar moves behind the chosen line.
 
     A line's label is only as wide as its longest text (`longest`, default the items
-    themselves): recolouring a label redraws all of it. A box's menu over the table
-    (`later`: the game's queue of what comes before the next key, Game.wipes) has wide
-    lines, dear to recompose: its bar moves in two frames (`step()` called from that
-    queue in the next one)."""
+    themselves): recolouring a label redraws all of it. The bar moves in two frames
+    (`step()` in the next one: called from `later`, the game's queue of what comes
+    before the next key, Game.wipes, for a box's menu over the table; else by `handle`
+    in a frame without a key): in one, a move on 320x240 drew 59-63 ms."""
 
     def __init__(self, group, items, x, y, width, row_h=LINE_H + 2, color=WHITE, longest=None,
                  later=None):
         self.items = items
         self.later = later
+        self.moving = False         # the bar is off its line until step() (later is None)
         self.index = 0
         self.y = y
         self.row_h = row_h
@@ -182,27 +192,31 @@ class ListWidget:
         self.labels = []
         for i, s in enumerate(items):
             chars = min(room, max(len(s), longest[i] if longest else 0))
-            lab = text(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
+            lab = Label(fit(s, chars), x + 4, y + i * row_h + (row_h - LINE_H) // 2, color, 1, chars)
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
-        self.select(0)
+        self.labels[0].palette[1] = INK     # the bar is on the first line (and parked: rect)
 
     def select(self, i):
         self.labels[self.index].palette[1] = self.color
         self.index = i % len(self.items)
         bar = self.bar
         y = self.y + self.index * self.row_h
-        if self.later is not None and bar.y != y:
+        if bar.y != y:
             # the old line this frame, the new one the next: one frame redrawing both
-            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing.
+            # lines, both labels recoloured (each composed twice), was 72-79 ms of drawing
+            # in a box (59-63 in settings on 320x240).
             # A shape redraws where it last was whenever its area changes, hidden or
             # not: parked as the new line's row farthest from the old (one rectangle of
             # one band each), the old line is not redrawn twice
             bar.hidden = True
             bar.height = 1
             bar.y = y + self.row_h - 1 if y > bar.y else y
-            self.later.append((self, None))
+            if self.later is None:
+                self.moving = True
+            else:
+                self.later.append((self, None))
             return
         self.step()
 
@@ -221,14 +235,26 @@ class ListWidget:
         self.labels[i].set(fit(s, self.labels[i].chars))
 
     def handle(self, role):
-        """Move on left/up/right/down; return the chosen index on ok, else None."""
-        if role in ("left", "up"):
+        """Move on left/up/right/down; return the chosen index on ok, else None. A frame
+        without a key (role None) ends a move (select)."""
+        if role is None:
+            if self.moving:
+                self.moving = False
+                self.step()
+        elif role in ("left", "up"):
             self.select(self.index - 1)
         elif role in ("right", "down"):
             self.select(self.index + 1)
         elif role == "ok":
             return self.index
         return None
+
+
+def drop(parent, group):
+    """Take `group` out of `parent`, its layers first (ui.Show says why not at once)."""
+    while len(group):
+        group.pop()
+    parent.remove(group)
 
 
 def set_hidden(item, hidden):
@@ -273,29 +299,40 @@ def drawn(part, scale=1):
 # out of a group redraw, together, the one rectangle around where they were.
 
 class Show:
-    """Give a group (not yet drawn) its parts back a few a frame (a part too big for one
-    frame comes back empty, then its own parts a few a frame). `steps` build the rest of
-    the screen, one a frame after those parts: each is the Python of a frame of its own,
-    and what it appends to the group comes back a few a frame as well, before the next
-    step (so a screen too dear to build in one frame appears in reading order); a step
-    may return more steps, which come next. `start`: the group's parts before it are
-    already drawn and stay."""
+    """Bring a group's parts (not yet drawn) in a few a frame (a part too big for one
+    frame: its own parts a few a frame). `steps` build the rest of the screen, one a
+    frame after those parts: each is the Python of a frame of its own, and what it
+    appends to the group comes in a few a frame as well, before the next step (so a
+    screen too dear to build in one frame appears in reading order); a step may return
+    more steps, which come next. `start`: the group's parts before it are already drawn
+    and stay.
+
+    A part waits hidden in its place (its shapes parked: rect) and arrives by being
+    shown. Nothing is taken out of a group: CircuitPython redraws where a removed group
+    was, and for a group that holds a shape it reads that from a variable it never set
+    (Group.c, displayio_group_get_previous_area); a removed shape forgets its group's
+    position, and when it comes back redraws where it would be without it."""
 
     def __init__(self, group, steps=None, start=0):
         self.group = group
-        self.todo = self.take(group, start)     # (group, part) in drawing order, then steps
+        self.todo = self.take(group, start)     # (us, part) in drawing order, then steps
         if steps:
             self.todo.extend(steps)
             del steps[:]                    # used up: what builds a screen leaves the heap
 
     def take(self, group, start=0):
-        """[(group, part)] of group's parts from `start` on, taken out of it."""
+        """[(what it draws, part)] of group's parts from `start` on; those that draw
+        are hidden until they arrive."""
         out = []
-        while len(group) > start:
-            part = group.pop(start)
-            out.append((group, part))
-            if isinstance(part, displayio.Group) and drawn(part) > FRAME_US:
+        for i in range(start, len(group)):
+            part = group[i]
+            us = drawn(part)
+            if isinstance(part, displayio.Group) and us > FRAME_US:
                 out.extend(self.take(part))
+                continue
+            if us:
+                part.hidden = True
+            out.append((us, part))
         return out
 
     def step(self):
@@ -311,23 +348,25 @@ class Show:
                 todo[0:0] = self.take(self.group, n) + (more or [])
                 spent = FRAME_US        # the step was the frame's work: only what draws
                 continue                # nothing (hidden layers) comes with it
-            size = drawn(todo[0][1])
-            if spent and spent + size > FRAME_US:
+            us, part = todo[0]
+            if spent and spent + us > FRAME_US:
                 break
-            group, part = todo.pop(0)
-            group.append(part)
-            spent += size
+            todo.pop(0)
+            if us:
+                part.hidden = False
+            arrive(part)
+            spent += us
         return bool(todo)
 
 
 def places(group, width, height, x0=0, y0=0, scale=1, out=None):
     """[(reading order, layer, its group, (x1, y1, x2, y2) on a width x height screen)] of
     every TileGrid and shape under group, top to bottom, left to right, then in drawing
-    order (clipped: a layer parked off the screen covers nothing). Sorted once, at the
-    top, without a key function (MicroPython would call it at every comparison: most of
-    the time of leaving the table went there): the reading order is an int, different
-    for every layer (the drawing order is in it too: MicroPython's sort is not stable),
-    so no comparison looks further into the tuples."""
+    order (clipped: a layer parked off the screen covers nothing, and comes last). Sorted
+    once, at the top, without a key function (MicroPython would call it at every
+    comparison: most of the time of leaving the table went there): the reading order is
+    an int, different for every layer (the drawing order is in it too: MicroPython's sort
+    is not stable), so no comparison looks further into the tuples."""
     top = out is None
     if top:
         out = []
@@ -342,7 +381,8 @@ def places(group, width, height, x0=0, y0=0, scale=1, out=None):
         else:
             w, h = item.width, item.height
         box = (max(0, x), max(0, y), min(width, x + w * scale), min(height, y + h * scale))
-        out.append(((box[1] * 1024 + box[0]) * 1024 + len(out), item, group, box))
+        row = box[1] if box[2] > box[0] and box[3] > box[1] else 1023
+        out.append(((row * 1024 + box[0]) * 1024 + len(out), item, group, box))
     if top:
         out.sort()
     return out
@@ -384,6 +424,10 @@ class Clear:
                 else:
                     box[1:] = grown[1:]
                 spent += cost
+            elif any(k[0] is group for k in boxes):
+                # a layer off the screen was drawn there too: its removal would stretch
+                # its group's rectangle to the screen's edge (8,900 pixels on 320x240)
+                break
             group.remove(item)
             items.pop(0)
         return bool(items)
