@@ -62,7 +62,9 @@ def test_bench_prints_the_screen_figures_as_json():
     assert row["profile"] == "waveshare_lcd_1in3" and row["size"] == [240, 240]
     assert row["actions"]["play"]["n"] >= 5 and row["actions"]["play"]["pixels_worst"] > 0
     assert row["frames"]["frame"]["worst_ms"] > 0 and "left out" in row["python"]
-    assert set(res["model"]["fitted_fetch_us"]) == {"flash", "ram", "shape"}
+    model = res["model"]        # the costs fitted to the real firmware's refreshes, and how well
+    assert set(model["fitted_us"]) <= set(model["costs_us"]) and model["calibration"]["refreshes"] > 100
+    assert 0 < model["calibration"]["median_error"] <= model["calibration"]["p90_error"] < 0.15
 
 
 def test_compile_bench_times_each_module_once_after_those_before_it():
