@@ -3,22 +3,32 @@
 settings.toml chooses the board: SIXTYSIX_PROFILE = "pico_display_pack". The
 simulator (tools/sim.py) runs the same sixtysix package with PC stand-ins.
 
-The order is for a fast, clean start: the display is built with auto_refresh off and
-its first picture is the game's own splash (the title's felt and heading), so
-CircuitPython's console never shows (except in deploy mode, where it says what is
-happening); the app comes next and shows the title's art; the title then loads what its
-choices need, one module a frame, before its menu comes (sixtysix.loading).
+The order is for a fast, clean start: the display is built with auto_refresh off (a
+board's built-in one first of all) and its first picture is the game's own splash (the
+title's felt and heading), so CircuitPython's console never shows (except in deploy
+mode, where it says what is happening); the app builds on the splash and its first
+refresh shows the title, menu and all; the title then loads what its choices need in
+frames without a key (sixtysix.loading).
+
+An error nothing else caught never ends the program: sixtysix.restart shows it and
+restarts the board into the saved match.
 """
-import gc
-import os
-import time
+import board
 
-import microcontroller
-import storage
-import supervisor
+console = getattr(board, "DISPLAY", None)
+if console is not None:
+    console.auto_refresh = False    # a built-in display: its console not drawn (~0.4 s on 320x240)
 
-import profiles
-from sixtysix import ui
+import gc  # noqa: E402
+import os  # noqa: E402
+import time  # noqa: E402
+
+import microcontroller  # noqa: E402
+import storage  # noqa: E402
+import supervisor  # noqa: E402
+
+import profiles  # noqa: E402
+from sixtysix import ui  # noqa: E402
 
 try:
     supervisor.status_bar.display = False   # no status line on the screen, ever
@@ -33,7 +43,8 @@ if not storage.getmount("/").readonly:
     print("Deploying...")
     time.sleep(30)
 ui.load_font("/assets/font.bmp")
-display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
+splash = ui.backdrop(display.width, display.height, "Sixty-Six")
+display.root_group = splash
 display.refresh()
 display.auto_refresh = True
 keys = profile.keys()
@@ -41,11 +52,21 @@ power = profiles.power(profile, display, keys)
 sound = profiles.sound(profile)         # None on a board without a speaker
 gc.collect()
 
-from sixtysix.app import App  # noqa: E402  (after the display: its errors show on screen)
+from sixtysix import restart  # noqa: E402
 
-app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
-          assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
-          board=profile, sound=sound,
-          link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
-gc.collect()
-app.run(time.sleep)
+memory = restart.memory()
+why = restart.spend(memory)
+app = None
+try:
+    from sixtysix.app import App
+    app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
+              assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
+              board=profile, sound=sound, resume=why == restart.RESUME, backdrop=splash,
+              link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
+    gc.collect()
+    app.run(time.sleep)
+except Exception as error:      # (not a Ctrl-C, a reload, a deep sleep: those end the program)
+    pressed = app is not None and app.pressed
+    app = None                  # (its heap, for the message)
+    restart.crashed(error, why, pressed, display, keys.events, memory, supervisor.reload,
+                    time.sleep, time.monotonic)
