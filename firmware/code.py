@@ -6,9 +6,10 @@ simulator (tools/sim.py) runs the same sixtysix package with PC stand-ins.
 The order is for a fast, clean start: the display is built with auto_refresh off (a
 board's built-in one first of all) and its first picture is the game's own splash (the
 title's felt and heading), so CircuitPython's console never shows (except in deploy
-mode, where it says what is happening); the app builds on the splash and its first
-refresh shows the title, menu and all; the title then loads what its choices need in
-frames without a key (sixtysix.loading).
+mode, where it says what is happening); the app's first refresh shows the title, menu
+and all (a whole-screen refresh: cheaper than the title's many layers drawn one by one
+over the splash, measured); the title then loads what its choices need in frames
+without a key (sixtysix.loading).
 
 An error nothing else caught never ends the program: sixtysix.restart shows it and
 restarts the board into the saved match.
@@ -43,8 +44,7 @@ if not storage.getmount("/").readonly:
     print("Deploying...")
     time.sleep(30)
 ui.load_font("/assets/font.bmp")
-splash = ui.backdrop(display.width, display.height, "Sixty-Six")
-display.root_group = splash
+display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
 display.refresh()
 display.auto_refresh = True
 keys = profile.keys()
@@ -61,7 +61,7 @@ try:
     from sixtysix.app import App
     app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
               assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
-              board=profile, sound=sound, resume=why == restart.RESUME, backdrop=splash,
+              board=profile, sound=sound, resume=why == restart.RESUME,
               link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
     gc.collect()
     app.run(time.sleep)

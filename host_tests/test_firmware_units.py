@@ -408,9 +408,9 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert app.sound.out is speaker and app.key["ok"] == "A"       # the speaker, the keys' names
     assert app.link_port is link and app.entropy(4) != app.entropy(4)     # os.urandom
     assert type(app.screen).__name__ == "Title"
-    # the first picture is the splash, drawn before the app exists, which the app builds
-    # on; no status line; then the app refreshes the display itself, once a frame
-    assert ran["shown_before"] == 1 and shown[0] is app.root and not sim.display.auto_refresh
+    # the first picture is the splash, drawn before the app exists; no status line; then
+    # the app refreshes the display itself, once a frame
+    assert ran["shown_before"] == 1 and shown[0] is not app.root and not sim.display.auto_refresh
     assert status_bar.display is False
 
 

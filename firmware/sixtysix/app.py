@@ -25,9 +25,6 @@ Everything platform-specific is passed in, so the same code runs on the board
     entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
                  are seeded; None: the random module's): the device id, the fair shuffle
                  of a linked match
-    backdrop     the splash on the screen (code.py's ui.backdrop), or None: the app builds
-                 on it (its felt stays, its heading goes), so its first refresh draws what
-                 differs, not the whole screen
     resume       True: open the saved match at once (code.py's restart after an error,
                  sixtysix.restart), if there is one
 
@@ -72,7 +69,7 @@ PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: 
 class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
                  think_clock=None, seed=None, show=None, power=None, board=None, sound=None,
-                 link=None, entropy=None, resume=False, backdrop=None):
+                 link=None, entropy=None, resume=False):
         self.display = display
         self.width = display.width
         self.height = display.height
@@ -121,13 +118,9 @@ class App:
                                    getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
         self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
         ui.load_font(assets + "/font.bmp")
-        self.root = backdrop
-        if backdrop is None:
-            self.root = displayio.Group()
-            self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
-            display.root_group = self.root
-        else:
-            backdrop.pop()              # its heading (the title's comes in its place)
+        self.root = displayio.Group()
+        self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
+        display.root_group = self.root
         self.screen = None
         self.name = "title"
         self.wipe = None        # the screen being shown or hidden a few layers a frame (ui)

@@ -6,7 +6,7 @@ frames without a key (App.warm), the store is rewritten if it needs it (while th
 has its 4 KB in one piece, rather than in the frame that starts a match), the engine's,
 the computer's and the team tables' modules of another game or level are forgotten, and
 what a match of the chosen game and level needs is imported, and what the saved match
-needs if that is another, one module a frame: a module is precompiled (.mpy), so an
+needs if that is another, one module a frame, and the saved match is checked: a module is precompiled (.mpy), so an
 import takes a few ms to ~40 ms, and a key pressed meanwhile waits for that one only.
 Forgetting before importing keeps one game's modules in the heap at a time (the heap
 measured on the board ran out where the new game's were loaded before the old one's
@@ -82,3 +82,13 @@ def plan(app):
     other = needs(*got) if got else []
     keep(want, other)
     app.warm.extend(n for n in want + other if n not in sys.modules)
+    app.warm.append(lambda: check(app))
+
+
+def check(app):
+    """Make sure the saved match really continues: a damaged one is forgotten (the next
+    save rewrites the store) and the title comes again, saying so, without Continue (if
+    the title is still there: else Continue finds it, App.open)."""
+    st = app.store
+    if app.name == "title" and st.in_progress() and st.header() is not None and app.load_match() == store.CORRUPT:
+        app.damaged(store.CORRUPT)
