@@ -52,21 +52,26 @@ power = profiles.power(profile, display, keys)
 sound = profiles.sound(profile)         # None on a board without a speaker
 gc.collect()
 
+import sixtysix  # noqa: E402
 from sixtysix import restart  # noqa: E402
 
 memory = restart.memory()
 why = restart.spend(memory)
+resume = why == restart.RESUME
+sixtysix.forget("restart")      # (its heap while the game plays: an error brings it back)
 app = None
 try:
     from sixtysix.app import App
     app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
               assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
-              board=profile, sound=sound, resume=why == restart.RESUME,
+              board=profile, sound=sound, resume=resume,
               link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
     gc.collect()
     app.run(time.sleep)
 except Exception as error:      # (not a Ctrl-C, a reload, a deep sleep: those end the program)
     pressed = app is not None and app.pressed
     app = None                  # (its heap, for the message)
+    gc.collect()
+    from sixtysix import restart
     restart.crashed(error, why, pressed, display, keys.events, memory, supervisor.reload,
                     time.sleep, time.monotonic)
