@@ -175,3 +175,13 @@ def test_a_key_pressed_while_the_title_comes_is_answered_once_its_menu_is_there(
     sim.key("ok", False)
     sim.settle()
     assert sim.app.name == "settings"      # Continue, New match, Settings
+
+
+def test_the_titles_loading_stops_once_the_title_is_left(power_on):
+    """Left at once (for Settings): none of the title's imports or forgetting happens on
+    the other screen, where a friend's screens load modules of their own."""
+    sim = watched(0, 2)
+    sim.app.go("settings")
+    sim.settle()
+    assert sim.app.name == "settings" and not sim.app.warm
+    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.game"} & set(sys.modules)

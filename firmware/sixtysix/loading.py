@@ -66,29 +66,45 @@ def keep(*kept):
 
 def begin(app):
     """The title's work for its idle frames (App.warm): the store's rewrite if it needs one,
-    then (plan) what the choices need."""
+    then (plan) what the choices need. Each step is the title's: once it is left (Settings,
+    a friend's screens, which load what they need), the steps left do nothing."""
+    title = app.screen
     st = app.store
     if st.dirty and st.problem != store.NEWER:
         app.warm.append(st.rewrite)
-    app.warm.append(lambda: plan(app))
+    app.warm.append(lambda: plan(app, title))
 
 
-def plan(app):
-    """Forget another game's or level's modules, then import (one a frame) what a new
-    match of the chosen game and level needs, and what the saved match needs."""
+def plan(app, title):
+    """Forget another game's or level's modules, then import (one a frame: load) what a
+    new match of the chosen game and level needs, and what the saved match needs."""
+    if app.screen is not title:
+        return
     s = app.settings
     want = needs(s.rules().game, s.get("level"))
     got = saved(app.store)
     other = needs(*got) if got else []
     keep(want, other)
-    app.warm.extend(n for n in want + other if n not in sys.modules)
-    app.warm.append(lambda: check(app))
+    todo = [n for n in want + other if n not in sys.modules]
+    app.warm.append(lambda: load(app, title, todo))
+
+
+def load(app, title, todo):
+    """A frame's step while the title is there: the next module of `todo`; when all are
+    in, the saved match checked."""
+    if app.screen is not title:
+        return
+    if todo:
+        __import__(todo.pop(0))
+        app.warm.append(lambda: load(app, title, todo))
+    else:
+        check(app)
 
 
 def check(app):
     """Make sure the saved match really continues: a damaged one is forgotten (the next
     save rewrites the store) and the title comes again, saying so, without Continue (if
-    the title is still there: else Continue finds it, App.open)."""
+    the title was left before: Continue finds it, App.open)."""
     st = app.store
-    if app.name == "title" and st.in_progress() and st.header() is not None and app.load_match() == store.CORRUPT:
+    if st.in_progress() and st.header() is not None and app.load_match() == store.CORRUPT:
         app.damaged(store.CORRUPT)
