@@ -15,22 +15,17 @@ without a key (sixtysix.loading).
 An error nothing else caught never ends the program: sixtysix.restart shows it and
 restarts the board into the saved match.
 """
+import gc
+import os
+import time
+
 import board
+import microcontroller
+import storage
+import supervisor
 
-builtin = getattr(board, "DISPLAY", None)     # a display CircuitPython built at power-on
-if builtin is not None:
-    builtin.auto_refresh = False    # (no refresh of its console's status line, 17 ms on 320x240)
-
-import gc  # noqa: E402
-import os  # noqa: E402
-import time  # noqa: E402
-
-import microcontroller  # noqa: E402
-import storage  # noqa: E402
-import supervisor  # noqa: E402
-
-import profiles  # noqa: E402
-from sixtysix import ui  # noqa: E402
+import profiles
+from sixtysix import ui
 
 try:
     supervisor.status_bar.display = False   # no status line on the screen, ever
@@ -45,13 +40,12 @@ if not storage.getmount("/").readonly:
     print("Deploying...")
     time.sleep(30)
 ui.load_font("/assets/font.bmp")
-if builtin is None:
+if getattr(board, "DISPLAY", None) is None:
     # a display just built shows noise until its first refresh: the splash, at once (a
     # built-in one already shows the console; a splash over it would cost a whole
     # refresh, 240 ms on 320x240, to hide it 0.5 s sooner)
     display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
     display.refresh()
-display.auto_refresh = True
 keys = profile.keys()
 power = profiles.power(profile, display, keys)
 sound = profiles.sound(profile)         # None on a board without a speaker
