@@ -6,13 +6,20 @@ simulator (tools/sim.py) runs the same sixtysix package with PC stand-ins.
 The order is for a fast, clean start: the display is built with auto_refresh off and
 its first picture is the game's own splash (the title's felt and heading), so
 CircuitPython's console never shows (except in deploy mode, where it says what is
-happening); the app comes next and shows the title's art; the title then loads what its
-choices need, one module a frame, before its menu comes (sixtysix.loading).
+happening; and on a board whose display CircuitPython built and drew its console on
+before code.py runs, which goes straight to the title); the app's first refresh shows the title, menu
+and all (a whole-screen refresh: cheaper than the title's many layers drawn one by one
+over the splash, measured); the title then loads what its choices need in frames
+without a key (sixtysix.loading).
+
+An error nothing else caught never ends the program: sixtysix.restart shows it and
+restarts the board into the saved match.
 """
 import gc
 import os
 import time
 
+import board
 import microcontroller
 import storage
 import supervisor
@@ -33,19 +40,37 @@ if not storage.getmount("/").readonly:
     print("Deploying...")
     time.sleep(30)
 ui.load_font("/assets/font.bmp")
-display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
-display.refresh()
-display.auto_refresh = True
+if getattr(board, "DISPLAY", None) is None:
+    # a display just built shows noise until its first refresh: the splash, at once (a
+    # built-in one already shows the console; a splash over it would cost a whole
+    # refresh, 240 ms on 320x240, to hide it 0.5 s sooner)
+    display.root_group = ui.backdrop(display.width, display.height, "Sixty-Six")
+    display.refresh()
 keys = profile.keys()
 power = profiles.power(profile, display, keys)
 sound = profiles.sound(profile)         # None on a board without a speaker
 gc.collect()
 
-from sixtysix.app import App  # noqa: E402  (after the display: its errors show on screen)
+import sixtysix  # noqa: E402
+from sixtysix import restart  # noqa: E402
 
-app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
-          assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
-          board=profile, sound=sound,
-          link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
-gc.collect()
-app.run(time.sleep)
+memory = restart.memory()
+why = restart.spend(memory)
+resume = why == restart.RESUME
+sixtysix.forget("restart")      # (its heap while the game plays: an error brings it back)
+app = None
+try:
+    from sixtysix.app import App
+    app = App(display, keys.events, profile.BUTTONS, microcontroller.nvm, time.monotonic,
+              assets="/assets", think_clock=time.monotonic, show=display.refresh, power=power,
+              board=profile, sound=sound, resume=resume,
+              link=getattr(profile, "link", None), entropy=os.urandom)   # (a board without a link port: None)
+    gc.collect()
+    app.run(time.sleep)
+except Exception as error:      # (not a Ctrl-C, a reload, a deep sleep: those end the program)
+    pressed = app is not None and app.pressed
+    app = None                  # (its heap, for the message)
+    gc.collect()
+    from sixtysix import restart
+    restart.crashed(error, why, pressed, display, keys.events, memory, supervisor.reload,
+                    time.sleep, time.monotonic)

@@ -311,7 +311,7 @@ class Watched(Cable):
     """A Cable that notes, for every pass of each device's loop while `watching`, the
     modules of sixtysix and shared_rules that pass compiled and whether the device was
     loading a screen then (App.step's frames between the old screen and the new one, and
-    the title's loading: no key is read in them). Both devices share this process's modules: a module one
+    the frames of App.warm, the title's imports among them: no key is answered in them). Both devices share this process's modules: a module one
     forgets and the other imports again is not a compile on the other (it kept its own)."""
 
     watching = False
@@ -328,7 +328,7 @@ class Watched(Cable):
         for k, d in enumerate(self.devices):
             app = d.app
             loading = app is not None and app.wipe is None and \
-                (app.going is not None or app.loading is not None)
+                (app.going is not None or bool(app.warm))
             before = set(sys.modules)
             d.step(tick=False)
             after = set(sys.modules)

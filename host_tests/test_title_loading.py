@@ -1,8 +1,9 @@
-"""The title loads before it takes keys (docs/SCREENS.md, "Loading"): at power-on it
-shows its heading and fan, then imports everything its choices need, one module a frame,
-and only then its menu. Compiling a module takes 50-200 ms on the board, so no compile
-may fall in a frame where a screen waits for a key or answers one, or while a match
-plays: these tests follow scripted matches from a power-on (every sixtysix and
+"""The title takes keys at once and loads what its choices need in frames without a key
+(docs/SCREENS.md, "Loading"): the menu comes with the title; then, one module a frame,
+another game's modules are forgotten and the chosen game's imported, so that nothing
+loads while a match plays and one game's modules are in the heap at a time. A key
+pressed while the title comes waits in the key queue and is answered once its menu is
+there. These tests follow scripted matches from a power-on (every sixtysix and
 shared_rules module dropped first, as on the board) and note each frame's imports."""
 import sys
 
@@ -30,19 +31,20 @@ def power_on():
 
 
 def watched(rules=0, level=1, seed=5):
-    """A booted simulator whose every frame notes (frame, screen loading?, imports) in
-    sim.imports; the rule set and level chosen before the title loads."""
+    """A booted simulator whose every frame notes (frame, key queued?, imports, two
+    games' engines loaded at once?) in sim.imports; the rule set and level chosen before
+    the title loads."""
     sim = Sim("pico_display_pack", headless=True, seed=seed)
     sim.imports = []
     step = sim.step
 
     def noting(*a, **k):
-        app = sim.app
-        loading = getattr(app, "loading", None) is not None
+        keyed = bool(sim.events.items)
         before = set(sys.modules)
         step(*a, **k)
         new = {n for n in set(sys.modules) - before if n.split(".")[0] in ("sixtysix", "shared_rules")}
-        sim.imports.append((len(sim.imports), loading, new))
+        both = "shared_rules.deal" in sys.modules and "shared_rules.team" in sys.modules
+        sim.imports.append((len(sim.imports), keyed, new, both))
 
     sim.step = noting
     sim.boot()
@@ -55,8 +57,7 @@ def menu_ready(sim):
     """Run until the title's menu is there; the frame it came in."""
     for _ in range(200):
         app = sim.app
-        if getattr(app.screen, "menu", None) is not None and app.wipe is None and app.going is None \
-                and getattr(app, "loading", None) is None:
+        if getattr(app.screen, "menu", None) is not None and app.wipe is None and app.going is None:
             return len(sim.imports)
         sim.step()
     raise AssertionError("the title's menu never came")
@@ -77,24 +78,26 @@ def play_deals(sim, deals=2, limit=3000):
 
 
 def late_imports(sim, since, allowed=MENU_MODULES):
-    return [(i, sorted(new - allowed)) for i, _, new in sim.imports[since:] if new - allowed]
+    return [(i, sorted(new - allowed)) for i, _, new, _ in sim.imports[since:] if new - allowed]
 
 
 @pytest.mark.parametrize("rules, level", [(0, 0), (0, 1), (0, 2), (5, 2), (4, 1), (3, 2)])
-def test_nothing_compiles_once_the_title_menu_is_up(power_on, rules, level):
+def test_nothing_loads_while_a_match_plays_once_the_title_has_loaded(power_on, rules, level):
     """Against the computer: New match, two deals played; then the title again (its
-    build modules come back while it loads) and the match continued."""
+    build modules come back while it waits) and the match continued."""
     sim = watched(rules, level)
-    ready = menu_ready(sim)
+    assert menu_ready(sim) == 0                                 # the menu comes with the title
     sim.settle()
+    loaded = len(sim.imports)
     sim.press("ok")                                             # New match
     assert type(sim.app.screen).__name__ == "Game"
     play_deals(sim)
-    assert late_imports(sim, ready) == []
-    loads = [new for _, loading, new in sim.imports[:ready] if loading]
-    # one module a frame (the first: the rule sets and the computer's package, which
-    # tell what the choices need, with the rule sets' one import)
-    assert loads[0] <= {"shared_rules", "shared_rules.errors", "shared_rules.rules", "shared_rules.ai"}
+    assert late_imports(sim, loaded) == []
+    loads = [new for _, keyed, new, _ in sim.imports[:loaded] if new]
+    assert not any(keyed for _, keyed, new, _ in sim.imports[:loaded] if new)
+    # one module a frame (the first: the rule sets, the computer's package and the save's
+    # reader, which tell what the choices need, with their own imports)
+    assert len(loads[0]) <= 8, loads[0]
     assert all(len(new) <= 1 for new in loads[1:]), loads
     assert sum(len(new) for new in loads) >= 15
     driver = Driver(sim, first_legal)
@@ -102,37 +105,41 @@ def test_nothing_compiles_once_the_title_menu_is_up(power_on, rules, level):
     while not sim.app.screen.playing():
         driver.act()
     driver.menu_pick("Main menu")
-    again = menu_ready(sim)
+    menu_ready(sim)
     sim.settle()
+    again = len(sim.imports)
     sim.press("ok")                                             # Continue
     assert sim.app.screen.match.rules.name == RULES[rules]
     play_deals(sim, 1)
     assert late_imports(sim, again) == []
 
 
-def test_back_from_settings_the_title_loads_the_new_choice_and_forgets_the_old(power_on):
-    """Another game and level chosen: the title loads them before its menu is back, and
-    the two-handed engine and search it loaded first are gone once the match starts."""
+def test_back_from_settings_the_title_forgets_the_old_choice_before_it_loads_the_new(power_on):
+    """Another game and level chosen: the title forgets the two-handed engine and search
+    it loaded first, then loads the four-handed ones: never both in the heap."""
     sim = watched(0, 2)                                         # standard, Hard
     menu_ready(sim)
     sim.settle()
     assert "shared_rules.deal" in sys.modules and "shared_rules.ai.search" in sys.modules
     sim.app.settings.index[0] = 5                               # four-handed (as Settings would)
     sim.app.go("title")                                         # (as leaving Settings does)
-    ready = menu_ready(sim)
-    assert {"shared_rules.team", "shared_rules.ai.team_search"} <= set(sys.modules)
+    menu_ready(sim)
     sim.settle()
+    assert {"shared_rules.team", "shared_rules.ai.team_search"} <= set(sys.modules)
+    assert not {"shared_rules.deal", "shared_rules.view", "shared_rules.ai.search"} & set(sys.modules)
+    assert not any(both for _, _, _, both in sim.imports)
+    loaded = len(sim.imports)
     sim.press("ok")
     assert sim.app.screen.match.rules.name == "four-handed"
     play_deals(sim, 1)
-    assert late_imports(sim, ready) == []
-    assert not {"shared_rules.deal", "shared_rules.view", "shared_rules.ai.search"} & set(sys.modules)
+    assert late_imports(sim, loaded) == []
 
 
 def test_pass_and_play_loads_its_table_before_its_set_up_screen(power_on):
     sim = watched(rules=4, level=2)                             # three-handed, Hard
-    ready = menu_ready(sim)
+    menu_ready(sim)
     sim.settle()
+    ready = len(sim.imports)
     names = sim.app.screen.names
     sim.run_script(["right %d" % names.index("friend"), "ok", "right", "ok"])
     setup = sim.app.screen
@@ -148,17 +155,33 @@ def test_pass_and_play_loads_its_table_before_its_set_up_screen(power_on):
     assert late_imports(sim, ready, MENU_MODULES | PASS_MODULES) == []
 
 
-def test_keys_pressed_while_the_title_loads_do_nothing(power_on):
-    """No menu yet: a press is read and dropped (queued, it would pick what nobody saw)."""
-    sim = watched(0, 2)
-    for role in ("ok", "right", "ok", "menu", "left", "ok"):
-        sim.press(role, settle=False)
-        assert sim.app.loading is not None and getattr(sim.app.screen, "menu", None) is None
-    sim.key("right", True)                      # held through the end of loading
-    menu_ready(sim)
-    sim.key("right", False)
+def test_a_key_pressed_while_the_title_comes_is_answered_once_its_menu_is_there(power_on):
+    """At power-on (keypad queued it before the program read keys) and while the title
+    comes back from another screen: OK is kept and starts a match, once."""
+    sim = watched(0, 1)
+    sim.key("ok")
+    sim.key("ok", False)
     sim.settle()
-    assert sim.app.name == "title" and sim.app.screen.menu.index == 0
-    sim.press("ok")
     assert type(sim.app.screen).__name__ == "Game"
+    sim.app.go("settings")
+    sim.settle()
+    sim.app.go("title")
+    sim.step()
+    assert sim.app.wipe is not None or sim.app.going is not None      # the title is coming
+    for _ in range(2):
+        sim.key("right")
+        sim.key("right", False)
+    sim.key("ok")
+    sim.key("ok", False)
+    sim.settle()
+    assert sim.app.name == "settings"      # Continue, New match, Settings
 
+
+def test_the_titles_loading_stops_once_the_title_is_left(power_on):
+    """Left at once (for Settings): none of the title's imports or forgetting happens on
+    the other screen, where a friend's screens load modules of their own."""
+    sim = watched(0, 2)
+    sim.app.go("settings")
+    sim.settle()
+    assert sim.app.name == "settings" and not sim.app.warm
+    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.game"} & set(sys.modules)

@@ -25,6 +25,8 @@ Everything platform-specific is passed in, so the same code runs on the board
     entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
                  are seeded; None: the random module's): the device id, the fair shuffle
                  of a linked match
+    resume       True: open the saved match at once (code.py's restart after an error,
+                 sixtysix.restart), if there is one
 
 The display does not refresh on its own: each pass of the loop that changed something
 ends with one refresh, so every frame is drawn whole and the next key is read as soon
@@ -67,7 +69,7 @@ PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: 
 class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
                  think_clock=None, seed=None, show=None, power=None, board=None, sound=None,
-                 link=None, entropy=None):
+                 link=None, entropy=None, resume=False):
         self.display = display
         self.width = display.width
         self.height = display.height
@@ -129,20 +131,23 @@ class App:
             from sixtysix.battery import Battery
             self.battery = Battery(power)
         self.warm = []          # what to do in the next frames without a key (App.idle)
-        self.loading = None     # the title loading before it takes keys (sixtysix.loading), or None
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
-        resume = "title"
-        if power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
-            resume = SCREENS[self.store.slept]      # woken from deep sleep: where it was
+        self.pressed = False            # a key was answered since power-on (sixtysix.restart)
+        self.retry = None               # the screen loading again after a MemoryError (App.starved)
+        first_screen = "title"
+        if resume and self.store.in_progress():
+            first_screen = "continue"               # restarted after an error: the match again
+        elif power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
+            first_screen = SCREENS[self.store.slept]    # woken from deep sleep: where it was
         elif first and holds is not None:
-            resume = "keys"                 # a new device with few buttons: how they work
+            first_screen = "keys"           # a new device with few buttons: how they work
             self.settings.save(self.store)  # (once: the settings mark the device as used)
-        self.open(resume)
+        self.open(first_screen)
         while self.wipe is not None and self.wipe.step():
             pass                        # drawn whole at power-on (the title: its art; then it loads)
         self.wipe = None
-        self.show_now()                 # shown at once: the first frame is the first of loading
+        self.show_now()                 # shown at once, menu and all: it takes keys
 
     # ---- platform glue ---------------------------------------------------------
 
@@ -185,7 +190,10 @@ class App:
         """Drop the current screen (already emptied) before building the next, so both
         never share RAM."""
         if self.screen is not None:
-            self.root.remove(self.screen.group)
+            try:
+                self.root.remove(self.screen.group)
+            except ValueError:
+                pass                # (its load failed before it was shown: App.starved)
         self.screen = None
         if self.battery is not None:
             self.battery.gauge = None
@@ -211,14 +219,13 @@ class App:
             self.wipe = None
 
     def title(self):
-        """The title: its heading and fan at once, then (sixtysix.loading) everything its
-        choices need, one module a frame, before its menu shows and it takes keys."""
+        """The title, then (sixtysix.loading) what its choices need, in frames without a key."""
         from sixtysix.title import Title
-        from sixtysix.loading import Loading
+        from sixtysix import loading
         self.clear()
         self.name = "title"
         self.set_screen(Title(self))
-        self.loading = Loading(self)
+        loading.begin(self)
 
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
@@ -294,12 +301,13 @@ class App:
         else:
             from sixtysix.game import Game
             self.set_screen(Game(self, match, level, fresh))
+        # what the title had no time to load (a key came first; a screen other than the
+        # title woken from deep sleep led here): one a frame, after the table's build; not
+        # what the title still had to do for its other choices
+        self.warm = [n for n in need if n not in sys.modules]
         if session is None and self.session is not None:
             from sixtysix import linkmatch      # (loaded: the session is its)
-            self.warm.append(lambda: linkmatch.drop(self))
-        # what no loading screen loaded (a screen other than the title woken from deep
-        # sleep led here): one a frame, after the table's build
-        self.warm.extend(n for n in need if n not in sys.modules)
+            self.warm.insert(0, lambda: linkmatch.drop(self))
 
     # ---- the match and its save -----------------------------------------------------
 
@@ -427,13 +435,14 @@ class App:
             self.sync(self.store, s)        # what was done since the last poll, saved before it
             s.poll(self.clock())
             self.sync(self.store, s)        # what the poll changed
-        changing = self.wipe is not None or self.going is not None or self.loading is not None
+        changing = self.wipe is not None or self.going is not None
         role = None if changing else self.keys.poll()
         now = self.clock()
         if self.sound is not None:
             self.sound.step(now)
         if role is not None:
             self.active = now
+            self.pressed = True
             if self.lit != LIT:                 # a key only wakes the screen
                 self.set_light(LIT)
                 self.keys.held = None
@@ -441,10 +450,28 @@ class App:
         if role is None and now < self.next_frame:
             return
         self.next_frame = now + FRAME
+        if changing:
+            try:
+                self.change()
+            except MemoryError as error:
+                self.starved(error)
+        else:
+            self.retry = None
+            drew = self.busy()
+            nxt = self.screen.tick(role)
+            if nxt is not None:
+                self.go(nxt)
+            elif role is None:
+                self.idle(now, drew)
+        self.show_now()
+
+    def change(self):
+        """A frame's share of a screen change: the old screen's going, the new one's
+        modules, its build, its coming."""
         if self.wipe is not None:
             if not self.wipe.step():
                 self.wipe = None
-        elif self.going is not None:        # the old screen is empty (and drawn so):
+        else:                               # the old screen is empty (and drawn so):
             name = self.going               # removing it redraws nothing
             need = self.before(name)
             if need is None:
@@ -454,16 +481,23 @@ class App:
                 self.clear()                # then the new one's modules, one a frame, then the screen
             else:
                 __import__(need)
-        elif self.loading is not None:
-            self.loading.step()
+
+    def starved(self, error):
+        """A MemoryError while a screen loads: what it built goes, the heap is collected
+        and the screen loads again from the start (the save holds a match's state); if
+        that fails too, the title says so (and if the title fails twice, `error` goes on
+        to code.py, which restarts the board)."""
+        name = self.going or self.name
+        self.wipe = self.going = None
+        self.clear()
+        if self.retry != name:
+            self.retry = name
+            self.going = name               # (next frame: its modules, then the screen)
+        elif name != "title":
+            self.notice = "Not enough memory for that: back to the title"
+            self.going = "title"
         else:
-            drew = self.busy()
-            nxt = self.screen.tick(role)
-            if nxt is not None:
-                self.go(nxt)
-            elif role is None:
-                self.idle(now, drew)
-        self.show_now()
+            raise error
 
     def before(self, name):
         """The next module screen `name` needs before it opens (its menu module, what its

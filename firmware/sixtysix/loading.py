@@ -1,18 +1,21 @@
-"""The title's loading: everything its choices need, imported before it takes keys.
+"""What the title's choices need, imported while it waits for a key.
 
-Compiling a module takes 50-200 ms on the board (about 10 ms a KB of code), and a key
-pressed meanwhile waits for it. So modules compile only while a screen is loading,
-never while it waits for a key: the title shows its heading and fan, then (Loading, a
-step a frame) imports what a match of the chosen game and level needs, and what the
-saved match needs if that is another, one module a frame (a module's own imports
-before it), checks the saved match, and only then shows its menu. At the table nothing
-compiles. This module is the title's: forgotten when a match starts (App.start), it
-takes no heap while the computer thinks.
+The title's menu comes at once and takes keys at once (a key pressed while it comes
+waits in the key queue and is answered when the menu is there). Then, a step a frame in
+frames without a key (App.warm), the store is rewritten if it needs it (while the heap
+has its 4 KB in one piece, rather than in the frame that starts a match), the engine's,
+the computer's and the team tables' modules of another game or level are forgotten, and
+what a match of the chosen game and level needs is imported, and what the saved match
+needs if that is another, one module a frame, and the saved match is checked: a module is precompiled (.mpy), so an
+import takes a few ms to ~40 ms, and a key pressed meanwhile waits for that one only.
+Forgetting before importing keeps one game's modules in the heap at a time (the heap
+measured on the board ran out where the new game's were loaded before the old one's
+went). This module is the title's: forgotten when a match starts (App.start).
 """
 import sys
 import sixtysix
-from sixtysix import store, ui
-from sixtysix.app import NOTICES, PLAIN
+from sixtysix import store
+from sixtysix.app import PLAIN
 
 # What a match's table needs, whatever the game, in import order; needs() adds the
 # game's engine and its computer. The table's build modules are forgotten once a table
@@ -61,69 +64,47 @@ def keep(*kept):
                       and not any(n in k for k in kept)])
 
 
-class Loading:
-    """The title's loading, a step a frame (App.step): a store that needs rewriting
-    first (damaged, cut short: while the heap has its 4 KB in one piece, rather than in
-    the frame that starts a match; a newer version's is kept until something is saved),
-    then the chosen game's modules, the saved match's, the saved match checked."""
+def begin(app):
+    """The title's work for its idle frames (App.warm): the store's rewrite if it needs one,
+    then (plan) what the choices need. Each step is the title's: once it is left (Settings,
+    a friend's screens, which load what they need), the steps left do nothing."""
+    title = app.screen
+    st = app.store
+    if st.dirty and st.problem != store.NEWER:
+        app.warm.append(st.rewrite)
+    app.warm.append(lambda: plan(app, title))
 
-    def __init__(self, app):
-        self.app = app
-        st = app.store
-        self.todo = [self.chosen, self.resumed, self.check]
-        if st.dirty and st.problem != store.NEWER:
-            self.todo.insert(0, st.rewrite)
 
-    def step(self):
-        """One frame's loading: keys pressed meanwhile read and dropped (there is no menu
-        yet: queued, a press would choose what nobody saw); the next module (one
-        compile) or other step; once all is done, what the choices cannot use is
-        forgotten and the menu comes."""
-        app = self.app
-        keys = app.keys
-        while keys.poll() is not None:
-            pass
-        keys.held = None                    # (a key held: its release, repeats, hold do nothing)
-        keys.pending = -1
-        todo = self.todo
-        while todo and isinstance(todo[0], str) and todo[0] in sys.modules:
-            todo.pop(0)
-        if todo:
-            w = todo.pop(0)
-            if callable(w):
-                w()
-            else:
-                __import__(w)
-            app.screen.progress(len(todo))
-            return
-        s = app.settings
-        got = saved(app.store)
-        keep(needs(s.rules().game, s.get("level")), needs(*got) if got else ())
-        app.loading = None
-        g = app.screen
-        app.wipe = ui.Show(g.group, g.loaded(), len(g.group))
-        app.active = app.clock()            # (idle time counts from the menu)
+def plan(app, title):
+    """Forget another game's or level's modules, then import (one a frame: load) what a
+    new match of the chosen game and level needs, and what the saved match needs."""
+    if app.screen is not title:
+        return
+    s = app.settings
+    want = needs(s.rules().game, s.get("level"))
+    got = saved(app.store)
+    other = needs(*got) if got else []
+    keep(want, other)
+    todo = [n for n in want + other if n not in sys.modules]
+    app.warm.append(lambda: load(app, title, todo))
 
-    def add(self, game, level):
-        self.todo[0:0] = [n for n in needs(game, level) if n not in sys.modules]
 
-    def chosen(self):
-        """Load (next) what a new match of the chosen game and level needs."""
-        s = self.app.settings
-        self.add(s.rules().game, s.get("level"))
+def load(app, title, todo):
+    """A frame's step while the title is there: the next module of `todo`; when all are
+    in, the saved match checked."""
+    if app.screen is not title:
+        return
+    if todo:
+        __import__(todo.pop(0))
+        app.warm.append(lambda: load(app, title, todo))
+    else:
+        check(app)
 
-    def resumed(self):
-        """Load (next) what the saved match needs beyond that (another game or level)."""
-        got = saved(self.app.store)
-        if got is not None:
-            self.add(*got)
 
-    def check(self):
-        """Make sure the saved match really continues: a damaged one is reported on the
-        title and forgotten (the next save rewrites the store)."""
-        app = self.app
-        st = app.store
-        if st.in_progress() and st.header() is not None:    # (linked: when continued)
-            if app.load_match() == store.CORRUPT:
-                st.records = bytearray()            # (the menu, coming next, has no Continue)
-                app.notice = NOTICES[store.CORRUPT]
+def check(app):
+    """Make sure the saved match really continues: a damaged one is forgotten (the next
+    save rewrites the store) and the title comes again, saying so, without Continue (if
+    the title was left before: Continue finds it, App.open)."""
+    st = app.store
+    if st.in_progress() and st.header() is not None and app.load_match() == store.CORRUPT:
+        app.damaged(store.CORRUPT)

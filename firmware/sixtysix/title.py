@@ -10,16 +10,13 @@ from sixtysix import ui
 
 
 class Title:
-    """The heading, then (a step a frame, ui.Show) the fan of cards and a progress bar
-    where the menu will be; while sixtysix.loading imports what the menu's choices need,
-    the bar grows; then (`loaded`) the menu replaces it."""
+    """The heading, then (a step a frame, ui.Show) the fan of cards and the menu; what
+    the menu's choices need comes while it waits for a key (sixtysix.loading)."""
 
     def __init__(self, app):
         self.app = app
         self.group = ui.screen(app, "Sixty-Six")
-        self.steps = [self.add_fan, self.add_bar]
-        self.bar = None
-        self.total = 0
+        self.steps = [self.add_fan, self.add_menu]
 
     def add_fan(self):
         """A small fan of cards: the ace and ten of trumps, the marriage."""
@@ -29,29 +26,11 @@ class Title:
             self.group.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
         app.sheet.done()
 
-    def add_bar(self):
-        """The progress bar: one rect, a pixel wide at first, under the menu's first line."""
-        x, y, w, row = self.app.layout.menu
-        self.bar = ui.rect(x, y + row // 2, 1, 2, ui.GOLD)
-        self.group.append(self.bar)
-
-    def progress(self, left):
-        """A step of loading done, `left` to come: the bar grows (a few pixels)."""
-        self.total = total = max(self.total, left)
-        w = self.app.layout.menu[2]
-        self.bar.width = max(1, w * (total - left) // total) if total else w
-
-    def loaded(self):
-        """Loading is done: the bar goes, the menu comes (the steps to build it)."""
-        self.group.remove(self.bar)
-        self.bar = None
-        return [self.add_menu]
-
     def add_menu(self):
         app = self.app
         g = self.group
         lay = app.layout
-        # what the log says; the engine is loaded (and the match checked) after this
+        # what the log says (a damaged match is found when continued: App.damaged)
         self.can_continue = app.store.in_progress()
         notice = app.notice
         self.names = []
