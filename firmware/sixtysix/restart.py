@@ -86,8 +86,9 @@ def show(display, message, then):
     g = displayio.Group()
     g.append(ui.rect(0, 0, display.width, display.height, ui.FELT))
     y = display.height // 2 - ui.LINE_H
-    g.append(ui.text(ui.fit(message, chars), ui.CHAR_W, y, ui.RED).view)
-    g.append(ui.text(ui.fit(then, chars), ui.CHAR_W, y + 2 * ui.LINE_H).view)
+    g.append(ui.Label(ui.fit(message, chars), ui.CHAR_W, y, ui.RED).view)
+    g.append(ui.Label(ui.fit(then, chars), ui.CHAR_W, y + 2 * ui.LINE_H).view)
+    ui.arrive(g)
     display.root_group = g
     light(display, 1.0)        # (it may have been dimmed or off)
     display.refresh()
