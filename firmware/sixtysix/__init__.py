@@ -16,4 +16,6 @@ def forget(*names):
         if name in sys.modules:
             del sys.modules[name]
             dot = name.rfind(".")
-            delattr(sys.modules[name[:dot]], name[dot + 1:])
+            parent = sys.modules.get(name[:dot])     # (None: forgotten just before it)
+            if parent is not None and hasattr(parent, name[dot + 1:]):
+                delattr(parent, name[dot + 1:])

@@ -63,6 +63,8 @@ def load(app, name):
     app.going = name
     if app.screen is not None:
         app.clear()
+        if name == "link":
+            drop_computer()
         return True
     __import__(m)
     if dots is None:
@@ -71,6 +73,16 @@ def load(app, name):
     dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
     ui.arrive(dots[-1])
     return True
+
+
+def drop_computer():
+    """The computer's modules, which the title loaded for its game and level, go before
+    link play's come: people play a linked match (its table loads what it needs), and on
+    the real firmware the link screen's modules beside Hard's left 4 KB free, the GC
+    running every frame and no key answered."""
+    import sys
+    import sixtysix
+    sixtysix.forget(*[n for n in sys.modules if n.startswith("shared_rules.ai")])
 
 
 def missing(app, name):
