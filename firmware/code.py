@@ -69,8 +69,17 @@ try:
     app.run(time.sleep)
 except Exception as error:      # (not a Ctrl-C, a reload, a deep sleep: those end the program)
     pressed = app is not None and app.pressed
-    app = None                  # (its heap, for the message)
+    # The heap for the message: the app and its screen (the display holds it) go (a
+    # MemoryError with 320 B free, measured, left too little to import the message's
+    # module)
+    app = None
+    display.root_group = None
     gc.collect()
-    from sixtysix import restart
-    restart.crashed(error, why, pressed, display, keys.events, memory, supervisor.reload,
-                    time.sleep, time.monotonic)
+    try:
+        from sixtysix import restart
+        restart.crashed(error, why, pressed, display, keys.events, memory, supervisor.reload,
+                        time.sleep, time.monotonic)
+    except MemoryError:
+        supervisor.reload()     # no room even for the message: to the title at once
+        while True:
+            time.sleep(1)       # (the reload stops this program at once)

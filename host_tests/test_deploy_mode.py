@@ -170,10 +170,18 @@ def run_code_py(monkeypatch, readonly, sleep):
     ui = types.ModuleType("sixtysix.ui")          # the splash: no font file on a PC
     ui.load_font = lambda path: None
     ui.backdrop = lambda width, height, title: title
+    restart = types.ModuleType("sixtysix.restart")    # a start, not a restart after an error
+    restart.RESUME = 1
+    restart.memory = lambda: None
+    restart.spend = lambda memory: 0
     package = types.ModuleType("sixtysix")
     package.ui = ui
+    package.restart = restart
+    package.forget = lambda *names: None
     monkeypatch.setitem(sys.modules, "sixtysix", package)
     monkeypatch.setitem(sys.modules, "sixtysix.ui", ui)
+    monkeypatch.setitem(sys.modules, "sixtysix.restart", restart)
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace())     # no built-in display
     app = types.ModuleType("sixtysix.app")
     app.App = lambda *args, **kwargs: types.SimpleNamespace(run=lambda sleep: ran.append(True))
     monkeypatch.setitem(sys.modules, "sixtysix.app", app)

@@ -14,7 +14,13 @@ TEAM_HARD = ["shared_rules.ai", "shared_rules.ai.anytime", "shared_rules.ai.team
              "shared_rules.ai.team_playouts", "shared_rules.ai.team_search", "shared_rules.ai.hard"]
 GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
          "american", "american 3", "american 2", "idiots")
-FREE = 20 * 1024            # issues 12 and 13: free heap during a Hard decision
+# Issues 12, 13 and 20: 20 KB free during a Hard decision ON THE BOARD. This model is
+# pessimistic (test_firmware_memory's calibration against the real CircuitPython 10.0.3
+# firmware, in an emulator, the game as .mpy): standard at Hard, 29.1 KB here where the
+# board has 44.4 KB while Hard thinks; three-handed pass-and-play at Hard, 18.1 KB here
+# where the board's lowest free heap after a collection in a whole pass-and-play match
+# was 33.5 KB. So 16 KB here stands for some 30 KB on the board: the goal and a margin.
+FREE = 16 * 1024
 # Every decision of the computer, counted in W: how many, the most heap in use when one
 # returned (the VM collects nothing inside a step, so that is everything live plus all
 # the decision allocated), and how many moves played were not Hard's own (Hard never

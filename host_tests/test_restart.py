@@ -134,6 +134,26 @@ def test_an_error_restarts_into_the_saved_match_and_a_quick_second_one_waits_for
     assert title == ["title"] and memory[0] == restart.TITLE       # (failed again at once)
 
 
+def test_no_room_even_for_the_message_restarts_into_the_title(monkeypatch):
+    """The screen's heap goes before the message is made; if the message still finds no
+    room, the board restarts at once (into the title: no reload loop)."""
+    sim = Sim("pico_display_pack", seed=3)
+    memory = bytearray(256)
+    board = Board(monkeypatch, sim, memory)
+    trees = []
+
+    def starved(*args):
+        trees.append(sim.display.root_group)
+        raise MemoryError()
+
+    import traceback
+    monkeypatch.setattr(traceback, "print_exception", starved)    # (crashed's first step)
+    monkeypatch.setattr(sixtysix.app.App, "run", lambda app, sleep: boom(app))
+    with pytest.raises(Reloaded):
+        exec(compile((FIRMWARE / "code.py").read_text(), "code.py", "exec"), {"__name__": "__main__"})
+    assert trees == [None] and board.reloads == 1 and memory[0] == 0
+
+
 def test_the_second_error_waits_for_a_key_with_the_backlight_off_after_a_minute(monkeypatch):
     sim = Sim("pico_display_pack", seed=3)
     memory = bytearray(256)
