@@ -297,6 +297,32 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
     assert pair.devices[0].app.screen.shown[0] == ["Connected to " + pair.session(0).link.peer_name]
 
 
+def test_a_match_that_is_not_linked_has_no_session_when_its_table_is_built(monkeypatch):
+    """The link screen visited, no linked match: link play's session and modules are gone
+    before the table of a match against the computer is built (on the real firmware,
+    left until after it, they ran the heap out beside a pass-and-play table at Hard)."""
+    from sixtysix.app import App
+    pair = Cable(12)
+    pair.boot()
+    pair.settle()
+    pair.to_link_screen(0)
+    pair.wait(1500)
+    assert pair.session(0) is not None
+    pair.press(0, "menu")
+    pair.wait(500)
+    assert pair.screen(0) == "Title" and pair.session(0) is not None
+    sessions = []
+    real = App.set_screen
+
+    def noting(app, screen):
+        sessions.append((type(screen).__name__, app.session))
+        real(app, screen)
+
+    monkeypatch.setattr(App, "set_screen", noting)
+    pair.choose(0, "new")
+    assert ("Game", None) in sessions and pair.screen(0) == "Game"
+
+
 # Link play's modules, and what a linked match's engine and computer load: forgotten
 # before the test below (and put back after it), so that it sees them compiled.
 LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",

@@ -288,6 +288,10 @@ class App:
         if people == 1:
             gone.append("passplay")         # (loaded for a pass-and-play set-up left)
         sixtysix.forget(*gone)
+        if session is None and self.session is not None:
+            from sixtysix import linkmatch      # (loaded: the session is its)
+            linkmatch.drop(self)    # before the table is built (on the real firmware, link
+            # play's modules beside a pass-and-play table at Hard ran the heap out)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
