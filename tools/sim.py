@@ -387,7 +387,6 @@ class Sim:
         self.roles = tuple(self.profile.BUTTONS)
         self.holds = self.profile.HOLDS or ()
         self.display = make_display(self.width, self.height, headless, scale)
-        self.display.brightness = 1.0   # a new device's backlight (the display outlives the Sims before it)
         self.show = None
         self.nvm = nvm if nvm is not None else FlashNVM()
         self.power = power if power is not None else SimPower()
