@@ -1,20 +1,10 @@
 """Helpers for tests that start from a scenario record (host_tests/records/NAME.json)."""
-import glob
 import json
 import os
 
 from shared_rules.record import deal_from_record, parse_entry
 
 RECORDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "records")
-# Records that may lie beside the repository (../shared/records): replayed as an extra
-# check when the folder is there, never needed.
-SHARED = os.path.join(os.path.dirname(os.path.dirname(RECORDS)), "..", "shared", "records")
-
-
-def shared_records():
-    return sorted(glob.glob(os.path.join(SHARED, "*.json")))
-
-
 def load(name):
     with open(os.path.join(RECORDS, name + ".json"), encoding="utf-8") as f:
         return json.load(f)

@@ -1,9 +1,8 @@
 """The engine's scenarios run again inside a real MicroPython VM and must agree with CPython.
 
-Every two-handed record (ours, and ../shared/records when that folder is beside the
-repository) is replayed in the VM; random deals of every rule set played from the same
-seeds must give the same actions and results, which also proves the PRNG shuffles
-identically on both.
+Every two-handed record of ours is replayed in the VM; random deals of every rule set
+played from the same seeds must give the same actions and results, which also proves the
+PRNG shuffles identically on both.
 """
 import glob
 import json
@@ -12,7 +11,6 @@ import os
 import pytest
 
 import mpvm
-from engine_records import shared_records
 from shared_rules.record import to_record
 from shared_rules.report import replay
 from shared_rules.match import Match
@@ -21,7 +19,7 @@ from shared_rules.rng import Rng
 from shared_rules.ai.randplay import random_action
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))) + shared_records()
+RECORD_FILES = sorted(glob.glob(os.path.join(HERE, "records", "*.json")))
 
 VM_REPLAY = """
 import json

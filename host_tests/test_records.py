@@ -1,8 +1,7 @@
 """Every scenario record (host_tests/records and host_tests/records_family) replays to its
 `expect`, both through shared_rules.report.replay and through `python -m tools.replay`
 (file path and standard input, exit code 0 for a clean replay, 1 for an error in the
-record). Records of a ../shared/records folder beside the repository, when there is one,
-are replayed too, as an extra check; the repository needs nothing outside itself.
+record).
 """
 import glob
 import json
@@ -12,17 +11,14 @@ import sys
 
 import pytest
 
-from engine_records import shared_records
 from shared_rules.report import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 OURS = sorted(glob.glob(os.path.join(HERE, "records", "*.json"))
               + glob.glob(os.path.join(HERE, "records_family", "*.json")))
-SHARED = shared_records()
-FILES = OURS + SHARED
-IDS = [os.path.basename(os.path.dirname(f)) + "/" + os.path.basename(f)[:-5] for f in OURS] + \
-    ["shared/" + os.path.basename(f)[:-5] for f in SHARED]
+FILES = OURS
+IDS = [os.path.basename(os.path.dirname(f)) + "/" + os.path.basename(f)[:-5] for f in OURS]
 KEYS = ("status", "points", "tricks", "marriages", "winner", "game_points", "reason", "to_act",
         "error_index", "error", "bid", "bidder")
 
