@@ -6,6 +6,7 @@ one side's power cut (it continues from the title as a person would), another pr
 version, a device sending an illegal move. (test_linkmatch.py tests the same faults on
 the session alone, without screens.)"""
 import random
+import sys
 
 import pytest
 
@@ -297,10 +298,12 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
     assert pair.devices[0].app.screen.shown[0] == ["Connected to " + pair.session(0).link.peer_name]
 
 
-def test_a_match_that_is_not_linked_has_no_session_when_its_table_is_built(monkeypatch):
-    """The link screen visited, no linked match: link play's session and modules are gone
-    before the table of a match against the computer is built (on the real firmware,
-    left until after it, they ran the heap out beside a pass-and-play table at Hard)."""
+def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch):
+    """The link screen visited, no linked match: back at the title, link play's session
+    and modules go while it waits (on the real firmware they ran the heap out beside the
+    title's next game at Hard, and beside a pass-and-play table), the link screen with
+    them (chosen again, it must not hold the old copies); and a match started at once,
+    before they went, has none when its table is built."""
     from sixtysix.app import App
     pair = Cable(12)
     pair.boot()
@@ -308,6 +311,22 @@ def test_a_match_that_is_not_linked_has_no_session_when_its_table_is_built(monke
     pair.to_link_screen(0)
     pair.wait(1500)
     assert pair.session(0) is not None
+    pair.press(0, "menu")
+    pair.wait(500)
+    assert pair.screen(0) == "Title" and pair.session(0) is None and pair.devices[0].app.sync is None
+    assert "sixtysix.linkscreen" not in sys.modules     # it held link play's modules
+    pair.to_link_screen(0)                              # chosen again: one copy of each
+    pair.wait(1500)
+    assert pair.session(0) is not None
+    assert sys.modules["sixtysix.linkscreen"].lm is sys.modules["sixtysix.linkmatch"]
+    assert type(pair.session(0)) is sys.modules["sixtysix.linkmatch"].LinkedMatch
+    pair.press(0, "menu")
+    pair.wait(500)
+    assert pair.session(0) is None
+    from sixtysix import loading
+    monkeypatch.setattr(loading, "begin", lambda app: None)    # the title too busy to drop it
+    pair.to_link_screen(0)
+    pair.wait(1500)
     pair.press(0, "menu")
     pair.wait(500)
     assert pair.screen(0) == "Title" and pair.session(0) is not None

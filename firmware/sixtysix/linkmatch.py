@@ -202,9 +202,11 @@ def restore(st, link, entropy):
 
 def drop(app):
     """Link play's session and modules (~21 KB) leave the heap while a match that is not
-    linked plays (App.start), so that Hard's search fits: once the link has told the other
-    device what it still had to (leaving a linked match), or is down. The port stays;
-    choosing link play again makes a new session on it (sixtysix.friends)."""
+    linked plays (App.start), or the title waits (sixtysix.loading), so that Hard's
+    search fits; with them the screens that hold them (else link play, chosen again,
+    would load second copies beside them). Once the link has told the other device what
+    it still had to (leaving a linked match), or is down. The port stays; choosing link
+    play again makes a new session on it (sixtysix.friends)."""
     s = app.session
     if s is None or app.name == "link" or s.in_match():
         return                                  # in use again meanwhile
@@ -213,5 +215,5 @@ def drop(app):
         return
     app.session = app.sync = None
     import sixtysix
-    sixtysix.forget("linkmatch", "linkheard", "linkplay", "linkhandshake", "linkterms", "linkrestore",
-                    "linksession", "link", "fairseed", "sha256")
+    sixtysix.forget("linkscreen", "linktable", "linkmatch", "linkheard", "linkplay", "linkhandshake",
+                    "linkterms", "linkrestore", "linksession", "link", "fairseed", "sha256")

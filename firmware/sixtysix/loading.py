@@ -65,11 +65,17 @@ def keep(*kept):
 
 
 def begin(app):
-    """The title's work for its idle frames (App.warm): the store's rewrite if it needs one,
-    then (plan) what the choices need. Each step is the title's: once it is left (Settings,
-    a friend's screens, which load what they need), the steps left do nothing."""
+    """The title's work for its idle frames (App.warm): link play's session goes if it
+    never had a match (link play was left: on the real firmware its modules beside the
+    title's next game at Hard ran the heap out; choosing it again makes a new one), the
+    store's rewrite if it needs one, then (plan) what the choices need. Each step is the
+    title's: once it is left (Settings, a friend's screens, which load what they need),
+    the steps left do nothing."""
     title = app.screen
     st = app.store
+    if app.session is not None and app.session.match is None:
+        from sixtysix import linkmatch      # (loaded: the session is its)
+        app.warm.append(lambda: linkmatch.drop(app))
     if st.dirty and st.problem != store.NEWER:
         app.warm.append(st.rewrite)
     app.warm.append(lambda: plan(app, title))
