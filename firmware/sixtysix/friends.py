@@ -64,7 +64,7 @@ def load(app, name):
     if app.screen is not None:
         app.clear()
         if name == "link":
-            drop_computer()
+            drop_match()
         return True
     __import__(m)
     if dots is None:
@@ -75,14 +75,16 @@ def load(app, name):
     return True
 
 
-def drop_computer():
-    """The computer's modules, which the title loaded for its game and level, go before
-    link play's come: people play a linked match (its table loads what it needs), and on
-    the real firmware the link screen's modules beside Hard's left 4 KB free, the GC
-    running every frame and no key answered."""
+def drop_match():
+    """The computer's and the table's modules, which the title loaded for its game and
+    level, go before link play's come: a linked match loads what it needs once it is
+    agreed (missing, "linkgame"), and on the real firmware the link screen beside them
+    left 4 KB free with Hard's (the GC running every frame, no key answered) and 11 KB
+    without. (sixtysix.savegame stays: the store's archive holds it.)"""
     import sys
     import sixtysix
     sixtysix.forget(*[n for n in sys.modules if n.startswith("shared_rules.ai")])
+    sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs")
 
 
 def missing(app, name):
