@@ -96,7 +96,8 @@ def test_every_screen_is_drawn_and_each_differs_from_the_others(played):
     for name, rows in shots.items():
         assert (len(rows[0]), len(rows)) == (sim.width, sim.height), name
         seen = colours(rows)
-        assert len(seen) >= 3 and seen.most_common(1)[0][1] < 0.95 * area, name    # not blank
+        assert len(seen) >= 3 and seen.most_common(1)[0][1] < 0.95 * area, \
+            (name, seen.most_common(3), sim.display.brightness)                # not blank
     names = sorted(shots)
     for i, a in enumerate(names):
         for b in names[i + 1:]:

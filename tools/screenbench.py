@@ -267,6 +267,9 @@ def play_script(sim, deals, rules=None, level=None):
                 break
             sim.press("right")
         sim.press("ok")
+        if name == "rules":
+            sim.press("right")                  # a page turned: a page of text redrawn
+            sim.press("right")
         if name != "continue":
             sim.press("menu")                   # back to the title
 

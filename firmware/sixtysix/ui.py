@@ -150,6 +150,12 @@ class Label:
                 t[i] = c
 
 
+def text_us(old, new):
+    """What changing a line of text from `old` to `new` costs the board to redraw (us):
+    its tiles up to the longer of the two, over the colour beneath (as drawn() prices it)."""
+    return max(len(old), len(new)) * CHAR_W * LINE_H * (TILE_US + SHAPE_US)
+
+
 def fit(s, chars):
     return s if len(s) <= chars else s[:chars - 1] + "."
 
