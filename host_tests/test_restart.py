@@ -231,8 +231,10 @@ def test_a_memory_error_while_a_screen_loads_is_tried_once_more_then_the_title_s
     sim.app.go("settings")              # fails once, then opens
     sim.settle()
     assert sim.app.name == "settings" and type(sim.app.screen).__name__ == "SettingsScreen"
-    sim.press("menu")                   # back to the title
+    sim.press("menu")                   # back to the title, which forgets the settings' module
     assert sim.app.name == "title"
+    from sixtysix import settingsscreen     # (so this one is the one Settings will use)
+    monkeypatch.setattr(settingsscreen.SettingsScreen, "__init__", starved)
 
     fails[0] = 2                        # fails twice: the title, which says so
     sim.app.go("settings")

@@ -8,12 +8,13 @@ from tools.sim import Sim, Driver, first_legal, setup_paths
 
 setup_paths()
 from shared_rules import cards  # noqa: E402
-from sixtysix import dialogs  # noqa: E402
 
 
 def boxes(monkeypatch):
     """Every box the firmware opens, as [title, lines, items, the hands' cards face up
-    while it showed (play() fills it in)]."""
+    while it showed (play() fills it in)]. (The module the firmware will use: an earlier
+    test's link screen may have forgotten the one imported before it.)"""
+    from sixtysix import dialogs
     seen = []
     real = dialogs.open_box
 

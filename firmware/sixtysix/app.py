@@ -278,13 +278,12 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        from sixtysix.loading import keep, needs
+        from sixtysix.loading import keep, needs, SCREENS
         need = needs(match.rules.game, level)
         keep(need)                          # what the title loaded for another game or level
         # not while the cards are out: the menu screens and their loading, the ways to a
         # match, its options' checks
-        gone = ["title", "loading", "settingsscreen", "textscreen", "rulestext", "linkscreen", "friends",
-                "shared_rules.overrides"]
+        gone = ["title", "loading", "linkscreen"] + list(SCREENS)
         if people == 1:
             gone.append("passplay")         # (loaded for a pass-and-play set-up left)
         sixtysix.forget(*gone)

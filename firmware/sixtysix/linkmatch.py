@@ -205,12 +205,13 @@ def drop(app):
     linked plays (App.start), or the title waits (sixtysix.loading), so that Hard's
     search fits; with them the screens that hold them (else link play, chosen again,
     would load second copies beside them). Once the link has told the other device what
-    it still had to (leaving a linked match), or is down. The port stays; choosing link
-    play again makes a new session on it (sixtysix.friends)."""
+    it still had to (leaving a linked match), or is down; at once if there is no session
+    (no link port: the screen said so). The port stays; choosing link play again makes a
+    new session on it (sixtysix.friends)."""
     s = app.session
-    if s is None or app.name == "link" or s.in_match():
+    if app.name == "link" or (s is not None and s.in_match()):
         return                                  # in use again meanwhile
-    if s.link.up() and s.link.out:
+    if s is not None and s.link.up() and s.link.out:
         app.warm.insert(0, lambda: drop(app))   # again in the next frame
         return
     app.session = app.sync = None

@@ -64,18 +64,27 @@ def keep(*kept):
                       and not any(n in k for k in kept)])
 
 
+# The other screens' modules: each loads when its screen is chosen (App.before) and goes
+# at the title (begin) and at the table (App.start).
+SCREENS = ("settingsscreen", "textscreen", "rulestext", "friends", "shared_rules.overrides")
+
+
 def begin(app):
-    """The title's work for its idle frames (App.warm): link play's session goes if it
-    never had a match (link play was left: on the real firmware its modules beside the
-    title's next game at Hard ran the heap out; choosing it again makes a new one), the
-    store's rewrite if it needs one, then (plan) what the choices need. Each step is the
-    title's: once it is left (Settings, a friend's screens, which load what they need),
-    the steps left do nothing."""
+    """The title's work for its idle frames (App.warm): the other screens' modules go, and
+    link play's session and modules if it never had a match (link play was left: on the
+    real firmware, the title's next game at Hard beside them had 12 KB free, against 45 KB
+    after a fresh boot; choosing them again loads them again), the store's rewrite if it
+    needs one, then (plan) what the choices need. Each step is the title's: once it is
+    left (Settings, a friend's screens, which load what they need), the steps left do
+    nothing."""
     title = app.screen
     st = app.store
-    if app.session is not None and app.session.match is None:
-        from sixtysix import linkmatch      # (loaded: the session is its)
-        app.warm.append(lambda: linkmatch.drop(app))
+    sixtysix.forget(*SCREENS)
+    if app.session is None or app.session.match is None:
+        sixtysix.forget("seats", "passplay")
+        linkmatch = sys.modules.get("sixtysix.linkmatch")
+        if linkmatch is not None:
+            app.warm.append(lambda: linkmatch.drop(app))
     if st.dirty and st.problem != store.NEWER:
         app.warm.append(st.rewrite)
     app.warm.append(lambda: plan(app, title))
