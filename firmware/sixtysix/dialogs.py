@@ -68,13 +68,14 @@ def box_width(lay):
     return min(lay.w - 16, lay.box[0])
 
 
-def notice(game, title, text):
-    """A wrapped message; any button closes it."""
+def notice(game, title, text, then=None):
+    """A wrapped message; any button closes it (and calls `then`, if given: what it
+    returns is the screen to go to, or None)."""
     w = box_width(game.lay)
 
     def close(role):
         game.close_overlay()
-        return None
+        return None if then is None else then()
 
     open_box(game, title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
 
