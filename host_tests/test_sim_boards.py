@@ -128,7 +128,10 @@ def test_two_buttons_reach_everything_and_the_rules_say_how():
     for _ in range(items.index("Rules")):
         sim.press("right")                          # L: next line
     sim.press("ok")
-    assert sim.app.name == "rules"
+    assert sim.app.name == "rules"                  # its menu: Learn to play, Read the rules
+    sim.press("right")
+    sim.press("ok")
+    assert sim.app.name == "rulepages"
     pages = sim.app.screen.flat
     keys = " ".join(pages[-2])                      # then the board's own page
     assert "L moves on" in keys and "holding a button opens the actions" in keys
