@@ -70,14 +70,22 @@ def box_width(lay):
 
 def notice(game, title, text, then=None):
     """A wrapped message; any button closes it (and calls `then`, if given: what it
-    returns is the screen to go to, or None)."""
-    w = box_width(game.lay)
+    returns is the screen to go to, or None). A text too long for the screen goes on in
+    a box of its own (the lesson's)."""
+    lay = game.lay
+    lines = ui.wrap(text, (box_width(lay) - 12) // ui.CHAR_W)
+    rows = (lay.h - 26) // (ui.LINE_H + 1) - 1      # what open_box fits above one menu line
+    if len(lines) > rows:
+        rest = " ".join(lines[rows:])
+        lines = lines[:rows]
+        later = then
+        then = (lambda: notice(game, title, rest, later))
 
     def close(role):
         game.close_overlay()
         return None if then is None else then()
 
-    open_box(game, title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
+    open_box(game, title, lines, ["OK"], close)
 
 
 def action_menu(game):

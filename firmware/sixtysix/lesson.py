@@ -11,7 +11,7 @@ forgotten with its words when the lesson is left.
 import sixtysix
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
-from sixtysix import dialogs, rulestext, ui
+from sixtysix import dialogs, rulestext
 from sixtysix.game import Game
 from sixtysix.lessondeal import RECORD, STEPS, END
 
@@ -21,10 +21,15 @@ MODULES = ("lesson", "lessondeal", "rulestext", "shared_rules.ai.hints")     # f
 
 
 def start(app):
-    """App.open("lesson"): the rules menu's modules go, the lesson's table comes (deep
-    sleep wakes on the rules menu)."""
+    """App.open("lesson"): the rules menu's modules go, and the computer's that the title
+    loaded for a match (the lesson's moves are scripted; its hints are the hint's words
+    alone: 16 KB free at the table beside Hard's modules, too little for the lesson's
+    boxes); the lesson's table comes (deep sleep wakes on the rules menu)."""
+    import sys
+    sixtysix.forget("title", "loading", "textscreen", "menu",
+                    *[n for n in sys.modules if n.startswith("shared_rules.ai.")
+                      and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")])
     app.clear()
-    sixtysix.forget("textscreen", "menu")
     app.name = "rules"
     app.set_screen(Lesson(app))
 
@@ -73,15 +78,8 @@ class Lesson(Game):
         return self.script[self.at][0] == self.me()
 
     def tell(self, title, text, then=None):
-        """A box of text (dialogs.notice; `then` when it is read); a text too long for
-        the screen goes on in a next box. The person's card is raised meanwhile."""
-        lay = self.lay
-        lines = ui.wrap(text, (dialogs.box_width(lay) - 12) // ui.CHAR_W)
-        rows = (lay.h - 26) // (ui.LINE_H + 1) - 1       # what dialogs.open_box fits with OK
-        if len(lines) > rows:
-            text = " ".join(lines[:rows])
-            rest = " ".join(lines[rows:])
-            then = (lambda t=then: self.tell(title, rest, t))
+        """A box of text (dialogs.notice; `then` when it is read); the person's card is
+        raised meanwhile."""
         dialogs.notice(self, title, text, then)
         if self.at < len(self.script) and self.person():
             self.point_at(self.script[self.at][1])
