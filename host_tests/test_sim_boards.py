@@ -252,7 +252,8 @@ def test_readme_shots_make_a_picture_of_each_board(tmp_path):
                                                    ["screenshot-four-handed.png",
                                                     "screenshot-%s-buttons.png" % TWO_BUTTONS] +
                                                    ["screenshot-%s.png" % n for n in
-                                                    ("link-connected", "link-offer", "link-table", "pass")])
+                                                    ("link-connected", "link-offer", "link-table", "pass",
+                                                     "lesson-pico_display_pack", "lesson-pajenicko_picopad")])
     for name in PROFILES:
         img = pygame.image.load(str(tmp_path / ("screenshot-%s.png" % name)))
         sim = Sim(name)
