@@ -22,9 +22,10 @@ MODULES = ("lesson", "lessondeal", "rulestext", "shared_rules.ai.hints")     # f
 
 def start(app):
     """App.open("lesson"): the rules menu's modules go, and the computer's that the title
-    loaded for a match (the lesson's moves are scripted; its hints are the hint's words
-    alone: 16 KB free at the table beside Hard's modules, too little for the lesson's
-    boxes); the lesson's table comes (deep sleep wakes on the rules menu)."""
+    loaded for a match (the lesson's moves are scripted and its hints the hint's words
+    alone; beside Hard's modules the VM model had 16 KB free at the table, too little
+    for the lesson's boxes); the lesson's table comes (deep sleep wakes on the rules
+    menu)."""
     import sys
     sixtysix.forget("title", "loading", "textscreen", "menu",
                     *[n for n in sys.modules if n.startswith("shared_rules.ai.")
@@ -101,6 +102,7 @@ class Lesson(Game):
         return a, reason(view, a)
 
     def adviser(self):
+        """The lesson itself gives the hints (its `hint`): no computer player is loaded."""
         return self
 
     def decide(self, seat):
