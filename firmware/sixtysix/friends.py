@@ -9,7 +9,6 @@ drops this module, so that Hard's search fits beside pass-and-play.
 """
 import displayio
 from sixtysix import ui
-from sixtysix.menu import Menu
 
 
 def open(app, name):
@@ -121,6 +120,7 @@ def missing(app, name):
 # ---- the screens on the way ---------------------------------------------------------
 
 def Friend(app):
+    from sixtysix.menu import Menu      # (compiled in a frame of its own: the screen's)
     return Menu(app, "Play a friend", ["Link cable", "Pass and play", "Back"], ["link", "pass", "title"])
 
 
