@@ -112,12 +112,12 @@ def test_rules_screen_starts_with_the_chosen_game():
     names = sim.app.screen.names
     for _ in range(names.index("rules")):
         sim.press("right")
-    sim.press("ok")
+    sim.run_script(["ok", "right", "ok"])          # Rules > Read the rules
     screen = sim.app.screen
     assert screen.flat[0][0].startswith("North American")
     sim.app.settings.index[0] = 0
     sim.press("menu")
     for _ in range(names.index("rules")):
         sim.press("right")
-    sim.press("ok")
+    sim.run_script(["ok", "right", "ok"])
     assert sim.app.screen.flat[0][0].startswith("Sixty-Six")

@@ -129,7 +129,10 @@ def test_two_buttons_reach_everything_and_the_rules_say_how():
     for _ in range(items.index("Rules")):
         sim.press("right")                          # L: next line
     sim.press("ok")
-    assert sim.app.name == "rules"
+    assert sim.app.name == "rules"                  # its menu: Learn to play, Read the rules
+    sim.press("right")
+    sim.press("ok")
+    assert sim.app.name == "rulepages"
     pages = sim.app.screen.flat
     keys = " ".join(pages[-2])                      # then the board's own page
     assert "L moves on" in keys and "holding a button opens the actions" in keys
@@ -250,7 +253,8 @@ def test_readme_shots_make_a_picture_of_each_board(tmp_path):
                                                    ["screenshot-four-handed.png",
                                                     "screenshot-%s-buttons.png" % TWO_BUTTONS] +
                                                    ["screenshot-%s.png" % n for n in
-                                                    ("link-connected", "link-offer", "link-table", "pass")])
+                                                    ("link-connected", "link-offer", "link-table", "pass",
+                                                     "lesson-pico_display_pack", "lesson-pajenicko_picopad")])
     for name in PROFILES:
         img = pygame.image.load(str(tmp_path / ("screenshot-%s.png" % name)))
         sim = Sim(name)

@@ -15,8 +15,10 @@ from tools.sim import Sim, Driver, first_legal, setup_paths
 setup_paths()
 
 # The menu screens' own modules compile in a frame of their own when their screen is
-# opened (each within a frame's time: docs/SCREENS.md).
-MENU_MODULES = {"sixtysix.title", "sixtysix.settingsscreen", "sixtysix.textscreen", "sixtysix.rulestext"}
+# opened (each within a frame's time: docs/SCREENS.md), with the menu screen that Rules
+# and Play a friend show (sixtysix.menu).
+MENU_MODULES = {"sixtysix.title", "sixtysix.settingsscreen", "sixtysix.textscreen", "sixtysix.rulestext",
+                "sixtysix.menu"}
 # On the way to pass-and-play: the friends' menu module (with the seat names it imports)
 # and pass-and-play's table, loaded before its set-up screen opens (App.OPENS).
 PASS_MODULES = {"sixtysix.friends", "sixtysix.seats", "sixtysix.passplay"}

@@ -840,6 +840,35 @@ def readme_shots(folder=ROOT / "docs"):
         out.append(path)
     out.append(four_handed_shot(folder / "screenshot-four-handed.png"))
     out.extend(friend_shots(folder))
+    out.extend(lesson_shots(folder))
+    return out
+
+
+# docs/LESSON.md's pictures: Rules > Learn to play, its third box (following while the
+# talon is open) over the computer's lead, on a small board and a large one.
+LESSON_KEYS = """
+right 3         # Rules
+ok
+ok              # Learn to play
+ok              # the first box read
+ok              # the J of spades led (raised)
+ok              # the second box read: the computer leads
+shot lesson
+"""
+
+
+def lesson_shots(folder):
+    out = []
+    shots = folder / ".shots"
+    for profile in ("pico_display_pack", "pajenicko_picopad"):
+        sim = Sim(profile, headless=True, seed=3)
+        sim.boot()
+        sim.settle()
+        sim.run_script(LESSON_KEYS.splitlines(), shots)
+        path = folder / ("screenshot-lesson-%s.png" % profile)
+        (shots / "lesson.png").replace(path)
+        out.append(path)
+    shots.rmdir()
     return out
 
 

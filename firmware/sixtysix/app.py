@@ -48,21 +48,26 @@ DIM = 0.1           # the dimmed backlight (or the chosen brightness, if lower)
 OFF, DIMMED, LIT = 0, 1, 2
 # Screens deep sleep can wake up on, as the store's sleep record numbers them (only ever
 # growing at the end).
-SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link")
+SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link",
+           "rulepages")
 NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
            store.CORRUPT: "Saved match damaged: ignored",
            store.OLD: "Save from an older version: ignored",
            store.NEWER: "Save from a newer version: ignored",
            store.LOST: "Power cut while saving: some play lost"}
+OFFER = "New to Sixty-Six? Rules > Learn to play"      # the title's notice on a new device
 # The module (of sixtysix) each menu screen is in, and the one that starts the matches
 # with friends: each compiles in a frame of its own when its screen is opened (App.step)
 # and none stays loaded while a match plays.
 MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
-         "rules": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
+         "rules": "textscreen", "rulepages": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
          "link": "friends", "passgame": "friends", "linkgame": "friends", "linked": "friends"}
 # What a screen's next screen needs beyond its menu module, loaded one a frame before it
-# opens (App.step): pass-and-play's set-up leads to its table.
-OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",)}
+# opens (App.step): pass-and-play's set-up leads to its table; the lesson (Rules > Learn to
+# play) has no menu module: its table and its words.
+OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",),
+         "lesson": ("shared_rules.deal", "sixtysix.game", "sixtysix.tablebuild", "sixtysix.rulestext",
+                    "shared_rules.ai.hints", "sixtysix.lessondeal", "sixtysix.lesson")}
 PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
@@ -108,6 +113,8 @@ class App:
         self.notice = NOTICES.get(problem, "")
         if self.settings.load(self.store) == store.CORRUPT and not self.notice:
             self.notice = "Settings were damaged: reset"
+        if first and not self.notice and not st.in_progress():
+            self.notice = OFFER
         self.lit = LIT
         self.set_light(LIT)
         try:
@@ -245,10 +252,13 @@ class App:
         elif name == "settings":
             from sixtysix.settingsscreen import SettingsScreen
             self.menu_screen(name, SettingsScreen)
-        elif name in ("stats", "rules", "keys"):
+        elif name in ("stats", "rules", "rulepages", "keys"):
             from sixtysix import textscreen
-            self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesScreen,
-                                    "keys": textscreen.KeysScreen}[name])
+            self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesMenu,
+                                    "rulepages": textscreen.RulesScreen, "keys": textscreen.KeysScreen}[name])
+        elif name == "lesson":
+            from sixtysix import lesson
+            lesson.start(self)
         elif name != "title":
             from sixtysix import friends
             friends.open(self, name)

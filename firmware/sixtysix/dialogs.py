@@ -68,15 +68,24 @@ def box_width(lay):
     return min(lay.w - 16, lay.box[0])
 
 
-def notice(game, title, text):
-    """A wrapped message; any button closes it."""
-    w = box_width(game.lay)
+def notice(game, title, text, then=None):
+    """A wrapped message; any button closes it (and calls `then`, if given: what it
+    returns is the screen to go to, or None). A text too long for the screen goes on in
+    a box of its own (the lesson's)."""
+    lay = game.lay
+    lines = ui.wrap(text, (box_width(lay) - 12) // ui.CHAR_W)
+    rows = (lay.h - 26) // (ui.LINE_H + 1) - 1      # what open_box fits above one menu line
+    if len(lines) > rows:
+        rest = " ".join(lines[rows:])
+        lines = lines[:rows]
+        later = then
+        then = (lambda: notice(game, title, rest, later))
 
     def close(role):
         game.close_overlay()
-        return None
+        return None if then is None else then()
 
-    open_box(game, title, ui.wrap(text, (w - 12) // ui.CHAR_W), ["OK"], close)
+    open_box(game, title, lines, ["OK"], close)
 
 
 def action_menu(game):

@@ -121,23 +121,8 @@ def missing(app, name):
 
 # ---- the screens on the way ---------------------------------------------------------
 
-class Menu:
-    """A heading and a list of choices; OK opens the chosen one's screen, menu goes back."""
-
-    def __init__(self, app, title, items, names):
-        self.group = g = ui.screen(app, title)
-        lay = app.layout
-        self.names = names
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, app.width // 2, lay.menu[3])
-
-    def tick(self, role):
-        if role == "menu":
-            return "title"
-        i = self.menu.handle(role)
-        return None if i is None else self.names[i]
-
-
 def Friend(app):
+    from sixtysix.menu import Menu      # (compiled in a frame of its own: the screen's)
     return Menu(app, "Play a friend", ["Link cable", "Pass and play", "Back"], ["link", "pass", "title"])
 
 

@@ -483,7 +483,7 @@ class Game:
             if seat == self.me():
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
-        self.app.log_action(self, action, seat, implied)
+        self.log_action(action, seat, implied)
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -655,6 +655,10 @@ class Game:
 
     def log_deal(self):
         self.app.log_deal(self.match, self.level, 1)
+
+    def log_action(self, action, seat, implied):
+        """Save an action just applied and count the deal it ends (App.log_action)."""
+        self.app.log_action(self, action, seat, implied)
 
     def notice(self, title, text):
         dialogs.notice(self, title, text)

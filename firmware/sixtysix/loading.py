@@ -66,7 +66,7 @@ def keep(*kept):
 
 # The other screens' modules: each loads when its screen is chosen (App.before) and goes
 # at the title (begin) and at the table (App.start).
-SCREENS = ("settingsscreen", "textscreen", "rulestext", "friends", "shared_rules.overrides")
+SCREENS = ("settingsscreen", "textscreen", "menu", "rulestext", "friends", "shared_rules.overrides")
 
 
 def begin(app):

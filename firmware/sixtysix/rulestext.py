@@ -1,20 +1,26 @@
 """The short rules shown on the device (the full rules are in the repository): the
 two-handed game, and a few pages more for the family game chosen in the settings."""
 
-PAGES = (
-    "Sixty-Six: be first to 66 card points in a deal. A 11, 10 10, K 4, Q 3, J 2, 9 0. "
-    "Win deals to score game points; first to 7 wins the match.",
-    "Each player has 6 cards; the face-up card is trump. Win a trick with the higher "
-    "card of the suit led, or with a trump. The winner draws first, then leads.",
-    "While the talon is open you may play any card. Once it is used up or closed you "
-    "must follow suit and beat the card led if you can, else trump.",
-    "Marriage: on lead, show K and Q of a suit and lead one: 20 points, 40 in trumps. "
-    "They count once you have won a trick.",
-    "On lead, after winning a trick: swap the trump 9 for the face-up trump, or close "
-    "the talon (then no more drawing: reach 66 or lose 2-3 game points).",
-    "Declare when you have 66 (casual mode does it for you). Game points: 1; 2 if the "
-    "loser has under 33 (schneider); 3 if the loser took no trick (schwarz).",
-)
+# The two-handed rules in short, a sentence or two each: the rules pages and the lesson
+# (sixtysix.lesson, which names them) say them in these words.
+GOAL = "Sixty-Six: be first to 66 card points in a deal. A 11, 10 10, K 4, Q 3, J 2, 9 0."
+MATCH = "Win deals to score game points; first to 7 wins the match."
+DEAL = "Each player has 6 cards; the face-up card is trump."
+TRICK = "Win a trick with the higher card of the suit led, or with a trump."
+DRAW = "The winner draws first, then leads."
+OPEN = "While the talon is open you may play any card."
+STRICT = ("Once the talon is used up or closed you must follow suit and beat the card led if "
+          "you can, else trump.")
+MARRIAGE = ("Marriage: on lead, show K and Q of a suit and lead one: 20 points, 40 in trumps. "
+            "They count once you have won a trick.")
+EXCHANGE = "On lead, after winning a trick, you may swap the trump 9 for the face-up trump."
+CLOSE = "On lead you may close the talon: then no more drawing; reach 66 or lose 2-3 game points."
+DECLARE = "Declare when you have 66 (casual mode does it for you)."
+SCORE = ("Game points: 1; 2 if the loser has under 33 (schneider); 3 if the loser took no "
+         "trick (schwarz).")
+WRONG = "Declare with less than 66 and the other player gets 2 (3 if they have no trick)."
+PAGES = (("GOAL", "MATCH"), ("DEAL", "TRICK", "DRAW"), ("OPEN", "STRICT"), ("MARRIAGE",),
+         ("EXCHANGE", "CLOSE"), ("DECLARE", "SCORE", "WRONG"))
 
 FAMILY = {
     "three-handed": (
@@ -50,8 +56,14 @@ FAMILY = {
 def pages(game, keys, board=None):
     """The pages for the game chosen in the settings ("american 3" reads "american"), the
     board's buttons (`keys`: App.key) and the board itself (its profile, if known)."""
-    out = FAMILY.get(game.split()[0], ()) + PAGES + (buttons(keys),)
+    out = FAMILY.get(game.split()[0], ()) + tuple(say(p) for p in PAGES) + (buttons(keys),)
     return out if board is None else out + (about(board),)
+
+
+def say(names):
+    """The rules `names` (this module's, as PAGES and the lesson name them) as one text."""
+    g = globals()
+    return " ".join(g[n] for n in names)
 
 
 def about(p):
@@ -67,7 +79,11 @@ def about(p):
 def buttons(k):
     """What the board's buttons do, named as printed on them (k: role -> "X", "hold", ...)."""
     move = k["left"] + "/" + k["right"] + " move" if "left" in k else k["right"] + " moves on"
-    menu = "holding a button" if k["menu"] == "hold" else k["menu"]
     return ("Buttons: " + move + " (cards, menu lines, bids, pages); " + k["ok"] +
-            " plays the raised card or chooses; " + menu + " opens the actions (marry, "
+            " plays the raised card or chooses; " + menu_key(k) + " opens the actions (marry, "
             "exchange, close, declare, hint) and the main menu, and goes back.")
+
+
+def menu_key(k):
+    """What opens the actions' menu, named as on the board ("A", "holding a button")."""
+    return "holding a button" if k["menu"] == "hold" else k["menu"]

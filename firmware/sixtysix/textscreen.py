@@ -1,5 +1,6 @@
-"""Screens of pages of text: statistics, the rules, and the buttons page a board with few
-buttons shows the first time it starts. Hints name the board's own buttons (app.key)."""
+"""Screens of pages of text: statistics, the rules (and the Rules menu before them: the
+lesson or the pages), and the buttons page a board with few buttons shows the first time
+it starts. Hints name the board's own buttons (app.key)."""
 from sixtysix import ui
 from sixtysix.settings import STATS
 
@@ -98,6 +99,12 @@ def Stats(app):
     if v["deals"]:
         text += "\nShare of deals won: " + str(100 * v["deals_won"] // v["deals"]) + "%"
     return TextScreen(app, "Statistics", lambda: [text])
+
+
+def RulesMenu(app):
+    """Title > Rules: learn to play (sixtysix.lesson, a guided deal) or read the rules."""
+    from sixtysix.menu import Menu
+    return Menu(app, "Rules", ["Learn to play", "Read the rules", "Back"], ["lesson", "rulepages", "title"])
 
 
 def RulesScreen(app):
