@@ -221,7 +221,7 @@ def test_the_title_forgets_the_other_screens_modules(power_on):
     sim.settle()
     fresh = {n for n in sys.modules if n.startswith(("sixtysix.", "shared_rules."))}
     names = sim.app.screen.names
-    visits = (("friend", ["ok"]), ("stats", []), ("rules", []), ("friend", ["right", "ok"]))
+    visits = (("friend", ["ok"]), ("stats", []), ("rules", ["right", "ok"]), ("friend", ["right", "ok"]))
     for name, more in visits:
         sim.run_script(["right %d" % names.index(name), "ok"] + more)
         sim.settle()
