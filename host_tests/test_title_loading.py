@@ -215,7 +215,7 @@ def test_the_title_forgets_the_other_screens_modules(power_on):
     """Back at the title from link play (this device has no port: no session, its modules
     loaded all the same), Statistics, Rules and pass-and-play's set-up, none of their
     modules stays while the title waits: on the real firmware the title's next game at
-    Hard beside them had 12 KB free, against 45 KB after a fresh boot."""
+    Hard beside them had 12 KB free, 17 KB without them."""
     sim = watched(0, 2)
     menu_ready(sim)
     sim.settle()

@@ -318,8 +318,8 @@ class App:
         # title woken from deep sleep led here): one a frame, after the table's build; not
         # what the title still had to do for its other choices
         self.warm = [n for n in need if n not in sys.modules]
-        if session is None and self.session is not None:
-            from sixtysix import linkmatch      # (loaded: the session is its)
+        if session is None and self.session is not None:    # (the drop above waits for the
+            from sixtysix import linkmatch      # link to say its last: again, in the new warm)
             self.warm.insert(0, lambda: linkmatch.drop(self))
 
     # ---- the match and its save -----------------------------------------------------

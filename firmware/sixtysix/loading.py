@@ -72,8 +72,8 @@ SCREENS = ("settingsscreen", "textscreen", "menu", "rulestext", "friends", "shar
 def begin(app):
     """The title's work for its idle frames (App.warm): the other screens' modules go, and
     link play's session and modules if it never had a match (link play was left: on the
-    real firmware, the title's next game at Hard beside them had 12 KB free, against 45 KB
-    after a fresh boot; choosing them again loads them again), the store's rewrite if it
+    real firmware the title's next game at Hard beside them had 12 KB free, 17 KB without
+    them; choosing them again loads them again), the store's rewrite if it
     needs one, then (plan) what the choices need. Each step is the title's: once it is
     left (Settings, a friend's screens, which load what they need), the steps left do
     nothing."""
