@@ -195,11 +195,13 @@ def test_the_lessons_deal_is_its_test_record_and_replays():
     assert out["status"] == "ended" and out["reason"] == "declared" and out["points"][0] >= 66
 
 
-def test_a_new_device_offers_the_lesson_on_its_title_once():
-    """The first start's title says where the lesson is; a board that keeps that it was
-    started (its buttons page saves the settings) does not say it again."""
+@pytest.mark.parametrize("profile", ["lilygo_t_display_rp2040", "pico_display_pack"])
+def test_a_new_device_offers_the_lesson_on_its_title_once(profile):
+    """The first start's title says where the lesson is, and the save keeps that the
+    device was started (with or without the two-button board's keys page): a second
+    start, with nothing else saved, does not say it again."""
     from sixtysix.app import OFFER
-    sim = boot("lilygo_t_display_rp2040")
+    sim = boot(profile)
     assert sim.app.screen.notice_text == OFFER
     sim.power_cut()
     sim.boot()

@@ -113,8 +113,10 @@ class App:
         self.notice = NOTICES.get(problem, "")
         if self.settings.load(self.store) == store.CORRUPT and not self.notice:
             self.notice = "Settings were damaged: reset"
-        if first and not self.notice and not st.in_progress():
-            self.notice = OFFER
+        if first:
+            self.settings.save(st)      # once: the settings mark the device as started
+            if not self.notice and not st.in_progress():
+                self.notice = OFFER
         self.lit = LIT
         self.set_light(LIT)
         try:
@@ -149,7 +151,6 @@ class App:
             first_screen = SCREENS[self.store.slept]    # woken from deep sleep: where it was
         elif first and holds is not None:
             first_screen = "keys"           # a new device with few buttons: how they work
-            self.settings.save(self.store)  # (once: the settings mark the device as used)
         self.open(first_screen)
         while self.wipe is not None and self.wipe.step():
             pass                        # drawn whole at power-on (the title: its art; then it loads)
