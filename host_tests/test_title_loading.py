@@ -80,21 +80,38 @@ def play_deals(sim, deals=2, limit=3000):
 
 
 def late_imports(sim, since, allowed=MENU_MODULES):
-    return [(i, sorted(new - allowed)) for i, _, new, _ in sim.imports[since:] if new - allowed]
+    """The frames after `since` that imported more than `allowed`, but for the computer's
+    modules, which the table loads in its first frames (App.start's warm): each alone,
+    in a frame without a key."""
+    late = []
+    for i, keyed, new, _ in sim.imports[since:]:
+        ai = {n for n in new if n.startswith("shared_rules.ai.")}
+        if ai and (keyed or len(new) > 1) or new - ai - allowed:
+            late.append((i, sorted(new - allowed)))
+    return late
+
+
+def computer_loaded():
+    """The computer's modules loaded (its package alone says what each level needs)."""
+    return sorted(n for n in sys.modules if n.startswith("shared_rules.ai."))
 
 
 @pytest.mark.parametrize("rules, level", [(0, 0), (0, 1), (0, 2), (5, 2), (4, 1), (3, 2)])
 def test_nothing_loads_while_a_match_plays_once_the_title_has_loaded(power_on, rules, level):
     """Against the computer: New match, two deals played; then the title again (its
-    build modules come back while it waits) and the match continued."""
+    build modules come back while it waits) and the match continued. The title loads the
+    table and the engine, not the computer, which comes a module a frame at the table
+    before its first thought."""
     sim = watched(rules, level)
     assert menu_ready(sim) == 0                                 # the menu comes with the title
     sim.settle()
+    assert computer_loaded() == []
     loaded = len(sim.imports)
     sim.press("ok")                                             # New match
     assert type(sim.app.screen).__name__ == "Game"
     play_deals(sim)
     assert late_imports(sim, loaded) == []
+    assert "shared_rules.ai.greedy" in sys.modules or "shared_rules.ai.team_greedy" in sys.modules
     loads = [new for _, keyed, new, _ in sim.imports[:loaded] if new]
     assert not any(keyed for _, keyed, new, _ in sim.imports[:loaded] if new)
     # one module a frame (the first: the rule sets, the computer's package and the save's
@@ -122,13 +139,13 @@ def test_back_from_settings_the_title_forgets_the_old_choice_before_it_loads_the
     sim = watched(0, 2)                                         # standard, Hard
     menu_ready(sim)
     sim.settle()
-    assert "shared_rules.deal" in sys.modules and "shared_rules.ai.search" in sys.modules
+    assert "shared_rules.deal" in sys.modules and computer_loaded() == []
     sim.app.settings.index[0] = 5                               # four-handed (as Settings would)
     sim.app.go("title")                                         # (as leaving Settings does)
     menu_ready(sim)
     sim.settle()
-    assert {"shared_rules.team", "shared_rules.ai.team_search"} <= set(sys.modules)
-    assert not {"shared_rules.deal", "shared_rules.view", "shared_rules.ai.search"} & set(sys.modules)
+    assert "shared_rules.team" in sys.modules and computer_loaded() == []
+    assert not {"shared_rules.deal", "shared_rules.view"} & set(sys.modules)
     assert not any(both for _, _, _, both in sim.imports)
     loaded = len(sim.imports)
     sim.press("ok")
@@ -190,15 +207,15 @@ def test_the_titles_loading_stops_once_the_title_is_left(power_on):
 
 
 def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
-    """Hard's modules and the table's, loaded by the title for its choice, go before link
-    play's come (a linked match loads its own once agreed): on the real firmware the link
-    screen beside them left 4 KB free (no key answered) and 11 KB without Hard's. Back at
-    the title, they come again, while it waits."""
+    """The table's modules, loaded by the title for its choice, go before link play's
+    come (a linked match loads its own once agreed): on the real firmware the link screen
+    beside them and Hard's left 4 KB free (no key answered) and 11 KB without Hard's.
+    Back at the title, they come again, while it waits."""
     sim = watched(0, 2)                                         # standard, Hard
     menu_ready(sim)
     sim.settle()
     table = {"sixtysix.game", "sixtysix.dialogs", "sixtysix.tablebuild", "sixtysix.tableparts"}
-    assert "shared_rules.ai.search" in sys.modules and table <= set(sys.modules)
+    assert table <= set(sys.modules)
     names = sim.app.screen.names
     sim.run_script(["right %d" % names.index("friend"), "ok", "ok"])      # Play a friend, Link cable
     assert sim.app.name == "link"
@@ -208,7 +225,7 @@ def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
     sim.press("menu")
     menu_ready(sim)
     sim.settle()
-    assert sim.app.name == "title" and "shared_rules.ai.search" in sys.modules and table <= set(sys.modules)
+    assert sim.app.name == "title" and table <= set(sys.modules)
 
 
 def test_the_title_forgets_the_other_screens_modules(power_on):

@@ -3,11 +3,12 @@
 The title's menu comes at once and takes keys at once (a key pressed while it comes
 waits in the key queue and is answered when the menu is there). Then, a step a frame in
 frames without a key (App.warm), the store is rewritten if it needs it (while the heap
-has its 4 KB in one piece, rather than in the frame that starts a match), the engine's,
-the computer's and the team tables' modules of another game or level are forgotten, and
-what a match of the chosen game and level needs is imported, and what the saved match
-needs if that is another, one module a frame, and the saved match is checked: a module is precompiled (.mpy), so an
-import takes a few ms to ~40 ms, and a key pressed meanwhile waits for that one only.
+has its 4 KB in one piece, rather than in the frame that starts a match), the computer's
+modules and another game's engine and team tables are forgotten, and the table and the
+engine a match of the chosen game needs are imported, and the saved match's if that is
+another game, one module a frame, and the saved match is checked: a module is
+precompiled (.mpy), so an import takes a few ms to ~40 ms, and a key pressed meanwhile
+waits for that one only. The computer's modules load in the table's first frames.
 Forgetting before importing keeps one game's modules in the heap at a time (the heap
 measured on the board ran out where the new game's were loaded before the old one's
 went). This module is the title's: forgotten when a match starts (App.start).
@@ -25,9 +26,10 @@ TABLE = ("shared_rules.errors", "shared_rules.cards", "shared_rules.actions", "s
          "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild")
 
 
-def needs(game, level):
+def needs(game, level=None):
     """The modules a match of `game` against the computer at `level` needs, each after
-    its own imports (none of them compiles while the match plays)."""
+    its own imports (none of them compiles while the match plays); without a level, the
+    table's and the engine's, not the computer's (the title's: see plan)."""
     from shared_rules.rules import TEAM_GAMES
     names = list(TABLE)
     if game in TEAM_GAMES:
@@ -40,7 +42,8 @@ def needs(game, level):
         from shared_rules import ai
     except ImportError:
         return names                        # a board without the AI
-    return names + ["shared_rules.ai"] + list(ai.modules(level, game))
+    names.append("shared_rules.ai")         # (the package alone: what each level needs)
+    return names if level is None else names + list(ai.modules(level, game))
 
 
 def saved(st):
@@ -91,14 +94,16 @@ def begin(app):
 
 
 def plan(app, title):
-    """Forget another game's or level's modules, then import (one a frame: load) what a
-    new match of the chosen game and level needs, and what the saved match needs."""
+    """Forget the computer's modules and another game's, then import (one a frame: load)
+    the table and the engine a new match of the chosen game needs, and the saved match's.
+    The computer's modules come in the table's first frames (App.start), before its first
+    thought: beside the title on the real firmware, North American Hard's left 16.5 KB
+    free."""
     if app.screen is not title:
         return
-    s = app.settings
-    want = needs(s.rules().game, s.get("level"))
+    want = needs(app.settings.rules().game)
     got = saved(app.store)
-    other = needs(*got) if got else []
+    other = needs(got[0]) if got else []
     keep(want, other)
     todo = [n for n in want + other if n not in sys.modules]
     app.warm.append(lambda: load(app, title, todo))
