@@ -24,7 +24,9 @@ def open_box(game, title, lines, items, handler):
     The box is built as horizontal bands, one a line of text (its piece of frame and
     inside, and its text) and one a menu row, with the menu (its bar and labels) over
     them: it appears a band or two a frame and leaves the same way, so no refresh draws
-    the whole box."""
+    the whole box. A band is made in the frame it appears in (the first with the key
+    that opened the box: on the real firmware a box of nine lines made at once kept the
+    key's answer waiting 40 ms more)."""
     lay = game.lay
     w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
@@ -39,28 +41,33 @@ def open_box(game, title, lines, items, handler):
     cuts += [menu_y + i * row for i in range(len(items))]
     cuts = [c for c in cuts if y < c < y + h] + [y + h]
     g = displayio.Group()
-    top = y
-    for bottom in cuts:
-        band = displayio.Group()
-        band.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
-        band.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
+
+    def band(top, bottom):
+        b = displayio.Group()
+        b.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
+        b.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
         inner_top, inner_bottom = max(top, y + 2), min(bottom, y + h - 2)
         if inner_bottom > inner_top:
-            band.append(ui.rect(x + 2, inner_top, w - 4, inner_bottom - inner_top, ui.FELT_DARK))
+            b.append(ui.rect(x + 2, inner_top, w - 4, inner_bottom - inner_top, ui.FELT_DARK))
         if top < y + 2:
-            band.append(ui.rect(x + 2, y, w - 4, 2, ui.GOLD))
+            b.append(ui.rect(x + 2, y, w - 4, 2, ui.GOLD))
         if bottom > y + h - 2:
-            band.append(ui.rect(x + 2, y + h - 2, w - 4, 2, ui.GOLD))
+            b.append(ui.rect(x + 2, y + h - 2, w - 4, 2, ui.GOLD))
         for i, (s, color) in enumerate(texts):
             ty = y + 4 + i * (ui.LINE_H + 1)
             if top <= ty < bottom:
-                band.append(ui.Label(ui.fit(s, chars), x + 6, ty, color).view)
-        g.append(band)
+                b.append(ui.Label(ui.fit(s, chars), x + 6, ty, color).view)
+        g.append(b)
+
+    steps = []
+    top = y
+    for bottom in cuts:
+        steps.append(lambda top=top, bottom=bottom: band(top, bottom))
         top = bottom
     menu_group = displayio.Group()
     menu = ui.ListWidget(menu_group, items, x + 4, menu_y, w - 8, row, later=game.wipes)
-    g.append(menu_group)
-    game.show_box(g)
+    steps.append(lambda: g.append(menu_group))
+    game.show_box(g, steps)
     game.overlay = (g, menu, handler)
 
 

@@ -384,7 +384,8 @@ class Game:
         the animation hurries; so does one pressed while the computer is about to think.
         The frame that answers a key shows what needs no frames (texts, the cursor) and
         its animation starts in the next: the answer's Python (the rules, the new places)
-        is that frame's work."""
+        is that frame's work. A box the key opens or closes starts to come or go in that
+        frame (a menu's bar moves in the next: ui.ListWidget)."""
         t = self.table
         if role is not None and (self.wipes or t.busy() or self.thinking):
             self.pending = role
@@ -398,7 +399,9 @@ class Game:
         if role is None and not self.thinking:
             role, self.pending = self.pending, None
         nxt = self.react(role)
-        if t.busy() and not self.wipes:
+        if role is not None and nxt is None and self.wipes and isinstance(self.wipes[0][0], (ui.Show, ui.Clear)):
+            self.wipe_frame()   # the box the key opened or closed: its first band is the answer
+        elif t.busy() and not self.wipes:
             t.tick(0)      # what needs no frames (the cursor); the frame is the answer's Python
         return nxt
 
@@ -593,11 +596,12 @@ class Game:
 
     # ---- boxes over the table (sixtysix.dialogs) --------------------------------------
 
-    def show_box(self, g):
-        """Hang box g on the table; its bands appear over the next few frames (a box
-        that comes before the computer's thought: "Thinking..." is shown again after it)."""
+    def show_box(self, g, steps):
+        """Hang box g on the table; `steps` make its bands, which appear over the next
+        few frames (a box that comes before the computer's thought: "Thinking..." is
+        shown again after it)."""
         self.thinking = False
-        self.wipes.append((ui.Show(g), None))
+        self.wipes.append((ui.Show(g, steps, cheap=True), None))
         self.group.append(g)
 
     def close_overlay(self):

@@ -317,10 +317,14 @@ class Show:
     shown. Nothing is taken out of a group: CircuitPython redraws where a removed group
     was, and for a group that holds a shape it reads that from a variable it never set
     (Group.c, displayio_group_get_previous_area); a removed shape forgets its group's
-    position, and when it comes back redraws where it would be without it."""
+    position, and when it comes back redraws where it would be without it.
 
-    def __init__(self, group, steps=None, start=0):
+    `cheap`: the steps are a few ms each (a box's band), and what each makes comes in
+    its own frame, within the frame's drawing."""
+
+    def __init__(self, group, steps=None, start=0, cheap=False):
         self.group = group
+        self.cheap = cheap
         self.todo = self.take(group, start)     # (us, part) in drawing order, then steps
         if steps:
             self.todo.extend(steps)
@@ -347,12 +351,13 @@ class Show:
         todo = self.todo
         while todo:
             if callable(todo[0]):
-                if spent:
+                if spent and not self.cheap:
                     break
                 n = len(self.group)
                 more = todo.pop(0)()
                 todo[0:0] = self.take(self.group, n) + (more or [])
-                spent = FRAME_US        # the step was the frame's work: only what draws
+                if not self.cheap:
+                    spent = FRAME_US    # the step was the frame's work: only what draws
                 continue                # nothing (hidden layers) comes with it
             us, part = todo[0]
             if spent and spent + us > FRAME_US:
