@@ -263,3 +263,28 @@ def test_cursor_skips_cards_that_may_not_be_played():
         visited.add(g.cursor)
         sim.press("right")
     assert visited == {i for i, c in enumerate(hand) if legal >> c & 1}
+
+
+def test_the_heap_is_collected_after_an_answer_not_while_a_key_waits(monkeypatch):
+    """The garbage of a key's answer is collected in the first frame that waits for the
+    next key, once: not in the frame that answers a key (on the real firmware a
+    collection came in nearly every answer over 75 ms), and not again while nothing
+    happens."""
+    import gc
+    sim = Sim("pico_display_pack", headless=True, seed=3)
+    sim.boot()
+    sim.settle()
+    sim.press("ok")                                 # New match
+    sim.settle()
+    sim.wait(500)
+    calls = []
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append(len(sim.events.items)))
+    sim.key("right")                                # the cursor moves: no animation
+    sim.step()
+    assert calls == []                              # the answer's frame
+    sim.key("right", False)
+    sim.wait(500)
+    assert calls == [0]                             # once, with no key waiting
+    sim.press("menu")                               # a box comes: its frames, then one more
+    sim.wait(500)
+    assert len(calls) == 2

@@ -36,6 +36,7 @@ Headless runs use a fake clock advanced 1/30 s per step and a fixed --seed, so a
 keys file always gives the same game and the same pictures.
 """
 import argparse
+import gc
 import os
 import sys
 import time
@@ -405,6 +406,12 @@ class Sim:
         bytes. The key press that woke the board is still queued, as keypad reports a
         key held at start."""
         from sixtysix.app import App
+        # what the PC's Python holds so far (pygame, Blinka, earlier simulators) is set
+        # aside from its collector: the firmware's gc.collect() then costs about what it
+        # costs a board (its own garbage), not 30 ms a call
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
         if not woke:
             self.events = EventQueue()
         self.asleep = False
