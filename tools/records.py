@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tools.sim import setup_paths  # noqa: E402
 
 setup_paths()       # firmware/ on sys.path: the device's own readers of its save
+from shared_rules.errors import IllegalMove  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
 from sixtysix import archive, savegame, store  # noqa: E402
 
@@ -72,16 +73,58 @@ def person_seats(match, people):
     return [s for s in seats if s < len(match.deal.hands)]
 
 
+def linked_match(parts):
+    """A finished linked match from its archive parts, as the device restores one
+    (sixtysix.linkrestore): its header, its moves replayed. The dict matches() gives;
+    `people`: the player this device held; ValueError when it does not replay."""
+    from sixtysix import linkrestore
+    from sixtysix.linkmatch import LinkedMatch
+    s = LinkedMatch(Unplugged(), None)
+    linkrestore.load(s, archive.header(parts[0]), [], -1)
+    m = s.match
+    people = 1 << s.local_player()
+    records = []
+
+    def ended(deal):
+        r = to_record(deal)
+        r["people"] = person_seats(m, people)
+        records.append(r)
+
+    try:
+        linkrestore.replay(s, [a[:2] for p in parts for a in archive.actions(p)], ended)
+    except IllegalMove as e:
+        raise ValueError(str(e))
+    return {"records": records, "first": 1, "level": "linked", "people": people, "match": m, "linked": True}
+
+
+class Unplugged:
+    """What a LinkedMatch reads of its cable when it is only restored (never polled)."""
+    ups = 0
+
+
 def matches(raw):
     """(the finished matches in the save area, notes): each match a dict with its deal
-    records (`records`), the match after its last deal (`match`), `level`, `people`
-    (bits) and `first` (the number of its first deal kept: over 1 when the archive
-    kept only its last deals)."""
+    records (`records`), the match after its last deal (`match`), `level` ("linked" for a
+    linked match), `people` (bits) and `first` (the number of its first deal kept: over
+    1 when the archive kept only its last deals)."""
     found, notes = deals(raw)
     out = []
     current = None
     before = None
+    parts = []          # a linked match's parts so far
     for rec in found:
+        if archive.linked(rec):
+            s = archive.summary(rec)
+            parts = parts + [rec] if archive.follows(before, s) else [rec]
+            before = s
+            if s[1]:
+                try:
+                    if parts[0][2] & ~archive.LAST:
+                        raise ValueError("its first part is gone")
+                    out.append(linked_match(parts))
+                except (ValueError, IndexError):
+                    notes.append("a linked match that does not replay: skipped")
+            continue
         try:
             m, level, people = savegame.restore(archive.header(rec), [a[:2] for a in archive.actions(rec)])
             s = archive.summary(rec)
@@ -115,9 +158,11 @@ def file_name(found):
 
 
 def winner(found):
-    """Who won the match, as the person sees it against the computer."""
+    """Who won the match, as the person sees it against the computer or a friend."""
     m = found["match"]
     players = [p for p in range(m.players()) if p % m.sides() == m.winner]
+    if found.get("linked"):
+        return "you won" if found["people"] & sum(1 << p for p in players) else "you lost"
     if found["people"] == 1:
         return "you won" if 0 in players else "the computer won"
     if len(players) == 1:
@@ -129,12 +174,17 @@ def line(n, found):
     """The listing's line of match number n."""
     m = found["match"]
     options = "".join(", %s %s" % (k, v) for k, v in sorted(m.rules.overrides.items()))
-    who = "%s computer" % found["level"] if found["people"] == 1 else "pass-and-play"
+    who = "linked" if found.get("linked") else \
+        "%s computer" % found["level"] if found["people"] == 1 else "pass-and-play"
     kept = "%d deals" % len(found["records"])
     if found["first"] > 1:
         kept += " (deals %d-%d: the first not kept)" % (found["first"], m.deals)
+    score = list(m.score)
+    if found.get("linked"):             # the person's side first, as against the computer
+        mine = (found["people"].bit_length() - 1) % m.sides()
+        score.insert(0, score.pop(mine))
     return "%d. %s%s, %s, %s: %s, %s; %s" % (n, m.rules.name, options, m.counting, who,
-                                             "-".join(str(s) for s in m.score), winner(found), kept)
+                                             "-".join(str(s) for s in score), winner(found), kept)
 
 
 # ---- sources and commands ---------------------------------------------------------------------

@@ -10,18 +10,29 @@ one ARCHIVED record per deal that left the log, oldest first, at most BUDGET byt
               act's action, FLAGGED | flags is followed by the seat and the action (the
               flags without COUNTED: the statistics counted it long ago)
 
+A finished linked match (sixtysix.linkmatch: one header, then the whole match's moves,
+which deal it again from its fair seed) is kept in parts, each a record:
+
+    LINKED_PART  [0x86, n, payload, check16]
+    payload:  k | LAST (the part's number in the match, 0 first; LAST on its last part),
+              on part 0 h and linkmatch's header (h bytes), then moves as above
+
 Deals follow each other in a match (their header's deal numbers count up by one), and
-the last deal of a match has the OVER flag. When the archive is full the oldest match
-goes; a match that alone is over budget keeps its last deals; a match left unfinished
-goes as soon as the next one's deal comes. The device reads nothing of this while it
-plays: only the rewrite carries it over, a deal at a time; the PC turns it into game
-records. All readers here take anything indexable (microcontroller.nvm, bytes).
+the last deal of a match has the OVER flag; a linked match's parts count up from 0 to
+the one marked LAST. When the archive is full the oldest match goes; a match that alone
+is over budget keeps its last deals (a linked match, whose header is in its first part:
+none); a match left unfinished goes as soon as the next one's deal comes, and a linked
+match is kept only once it is over. The device reads nothing of this while it plays:
+only the rewrite carries it over, a deal or a linked match at a time; the PC turns it
+into game records. All readers here take anything indexable (microcontroller.nvm,
+bytes).
 """
 from sixtysix import store
 from sixtysix.crc import CHECK1
 from sixtysix.savegame import deal_number
 
 BUDGET = 1024       # bytes: the last 3-4 standard matches, one four-handed one (docs/SAVES.md)
+LAST = 0x80         # a linked match's last part (LINKED_PART's first payload byte)
 # Deals gathered in one idle frame (Store.tidy): about 8 ms each on the real firmware
 DEALS_A_FRAME = 3
 
@@ -34,10 +45,22 @@ def entry(header, actions):
     return store.framed(store.ARCHIVED, payload)
 
 
+def linked(rec):
+    """True for a part of a linked match (else a deal)."""
+    return rec[0] == store.LINKED_PART
+
+
+def first(rec):
+    """The index of a record's first action."""
+    if not linked(rec):
+        return 3 + rec[2]
+    return 3 if rec[2] & ~LAST else 4 + rec[3]
+
+
 def actions(rec):
-    """(seat, action, flags) of each action of an ARCHIVED record; seat -1: the seat to
-    act. IndexError when the record's bytes are not actions."""
-    i = 3 + rec[2]
+    """(seat, action, flags) of each action of an ARCHIVED or LINKED_PART record; seat
+    -1: the seat to act. IndexError when the record's bytes are not actions."""
+    i = first(rec)
     end = len(rec) - 2
     while i < end:
         h = rec[i]
@@ -52,33 +75,41 @@ def actions(rec):
 
 
 def header(rec):
-    return bytes(rec[3:3 + rec[2]])
+    """A deal's match header, or a linked match's (its first part's; b"" on the others)."""
+    if not linked(rec):
+        return bytes(rec[3:3 + rec[2]])
+    return b"" if rec[2] & ~LAST else bytes(rec[4:4 + rec[3]])
 
 
 def summary(rec):
-    """(deal number in its match, True if the match ended in it); IndexError when bad.
-    The action that ends a match is the deal's last, flagged: a record's third byte from
-    its actions' end is FLAGGED | flags only then (seats and actions are all below)."""
+    """(deal or part number in its match, True if the match ended in it, linked(rec));
+    IndexError when bad. The action that ends a match is the deal's last, flagged: a
+    deal record's third byte from its actions' end is FLAGGED | flags only then (seats
+    and actions are all below)."""
+    if linked(rec):
+        return rec[2] & ~LAST, bool(rec[2] & LAST), True
     last = len(rec) - 5
     h = rec[last] if last >= 3 + rec[2] else 0
-    return deal_number(header(rec)), store.FLAGGED <= h < store.DEAL and bool(h & store.OVER)
+    return deal_number(header(rec)), store.FLAGGED <= h < store.DEAL and bool(h & store.OVER), False
 
 
 def follows(before, after):
-    """True if the deal summed up by `after` continues the match of `before` (summaries)."""
-    return before is not None and not before[1] and after[0] == before[0] + 1
+    """True if the deal or part summed up by `after` continues the match of `before`
+    (summaries)."""
+    return before is not None and not before[1] and after[0] == before[0] + 1 and after[2] == before[2]
 
 
 def whole(raw, i, end):
-    """The length of the whole ARCHIVED record at raw[i] (before end), else 0."""
-    if raw[i] != store.ARCHIVED or i + 4 > end:
+    """The length of the whole ARCHIVED or LINKED_PART record at raw[i] (before end),
+    else 0."""
+    if (raw[i] != store.ARCHIVED and raw[i] != store.LINKED_PART) or i + 4 > end:
         return 0
     n = raw[i + 1] + 4
     return n if i + n <= end and store.complete(raw, i, n) else 0
 
 
 def archived(raw, i, end):
-    """The ARCHIVED records in raw[i:end], oldest first; None once for each damaged
+    """The ARCHIVED and LINKED_PART records in raw[i:end], oldest first; None once for each damaged
     stretch (skipped up to the next whole record)."""
     bad = False
     while i < end:
@@ -96,11 +127,13 @@ def archived(raw, i, end):
         yield None
 
 
-def logged(raw, i, gap, resume, end):
+def logged(raw, i, gap, resume, end, skip=None):
     """The ARCHIVED record of each deal in the log raw[i:end] (the part from gap to resume,
-    the archive, left out), oldest first, the last one too. A deal with a damaged record
-    is left out; a linked match is not archived."""
-    head = None         # the deal being read: its DEAL record's payload (None: none)
+    the archive, left out), and the LINKED_PART records of each linked match that is
+    over, oldest first, the last ones too, but the deal or linked match whose header is
+    `skip`. A deal or a linked match with a damaged record is left out."""
+    head = None         # the deal or linked match being read: its header (None: none)
+    kind = store.DEAL
     acts = bytearray()
     while i < end:
         if i == gap:
@@ -118,10 +151,11 @@ def logged(raw, i, gap, resume, end):
             break                   # nothing after it can be read (Store.read said so)
         good = store.complete(raw, i, n)
         if h == store.DEAL or h == store.LINKED:
-            rec = deal(head, acts)
-            if rec is not None:
-                yield rec
-            head = raw[i + 2:i + n - 2] if good and h == store.DEAL else None
+            if head != skip:
+                for rec in kept_of(kind, head, acts):
+                    yield rec
+            head = bytes(raw[i + 2:i + n - 2]) if good and n > 4 else None     # (a linked match left)
+            kind = h
             acts = bytearray()
         elif not good:
             if h != store.SETTINGS and h != store.SLEPT:
@@ -131,9 +165,42 @@ def logged(raw, i, gap, resume, end):
             acts.append(raw[i + 1])
             acts.append(raw[i + 2])
         i += n
-    rec = deal(head, acts)
-    if rec is not None:
-        yield rec
+    if head != skip:
+        for rec in kept_of(kind, head, acts):
+            yield rec
+
+
+def kept_of(kind, head, acts):
+    """What the archive keeps of a deal or a linked match read from the log: the deal's
+    record, the linked match's parts once it is over (none: a left one)."""
+    if head is None:
+        return ()
+    if kind == store.DEAL:
+        rec = deal(head, acts)
+        return () if rec is None else (rec,)
+    over = len(acts) >= 3 and store.FLAGGED <= acts[-3] < store.DEAL and acts[-3] & store.OVER
+    return parts(head, acts) if over else ()
+
+
+def parts(head, acts):
+    """The LINKED_PART records of a linked match: its header, then its moves, cut between
+    moves so that each record holds what it can."""
+    out = []
+    payload = bytearray((0, len(head)))
+    payload += head
+    i = 0
+    while True:
+        j = i
+        while j < len(acts) and len(payload) + j - i + (1 if acts[j] <= store.LAST_ACTION else 3) <= 254:
+            j += 1 if acts[j] <= store.LAST_ACTION else 3
+        payload += acts[i:j]
+        i = j
+        if i >= len(acts):
+            payload[0] |= LAST
+            out.append(store.framed(store.LINKED_PART, payload))
+            return out
+        out.append(store.framed(store.LINKED_PART, payload))
+        payload = bytearray((len(out),))
 
 
 def deal(head, acts):
@@ -151,6 +218,8 @@ def keep(kept, rec):
         s = summary(rec)
     except IndexError:
         return                      # (its check passed: written by a broken firmware)
+    if s[2] and s[0] and not (kept and follows(kept[-1][1], s)):
+        return                      # a linked match's part whose first went: none of it
     match = 0
     if kept:
         last = kept[-1]
@@ -166,8 +235,8 @@ def keep(kept, rec):
         size += len(k[0])
     while size > BUDGET:
         oldest = kept[0][2]
-        if oldest != match:             # the oldest match goes, whole
-            while kept[0][2] == oldest:
+        if oldest != match or s[2]:     # the oldest match goes, whole (a linked one alone too)
+            while kept and kept[0][2] == oldest:
                 size -= len(kept.pop(0)[0])
         else:                           # one match over budget: its oldest deal goes
             size -= len(kept.pop(0)[0])
@@ -175,23 +244,22 @@ def keep(kept, rec):
 
 def gather(st, kept):
     """Fill `kept` (keep's list) with the archive a rewrite of the store `st` writes
-    after its image: the archive read back, then the deals logged since but the current
-    one (the image has it). A generator that pauses after each deal, so the rewrite can
-    be spread over idle frames (Store.tidy)."""
+    after its image: the archive read back, then the deals and linked matches logged
+    since but the current one (the image has it). A generator that pauses after each
+    record, so the rewrite can be spread over idle frames (Store.tidy)."""
     nvm = st.nvm
     for rec in archived(nvm, st.archive_at, st.log_at):
         if rec is not None:
             keep(kept, rec)
         yield
-    last = None
-    for rec in logged(nvm, st.first, st.archive_at, st.log_at, st.end):
-        if last is not None:
-            keep(kept, last)
-        last = rec
+    # (a rewrite for a new deal's record comes before that record is in the log: then the
+    # current header is the new deal's)
+    current = st.header()
+    if current is None:
+        current = st.header(store.LINKED)
+    for rec in logged(nvm, st.first, st.archive_at, st.log_at, st.end, current):
+        keep(kept, rec)
         yield
-    # (a rewrite for a new deal's record comes before that record is in the log)
-    if last is not None and header(last) != st.header():
-        keep(kept, last)
 
 
 def joined(kept):

@@ -36,7 +36,9 @@ def load(s, raw, moves, requested):
         s._forget()
         raise ValueError("bad linked match save: " + str(e))
 
-def replay(s, moves):
+def replay(s, moves, ended=None):
+    """Apply the saved moves to the session's match; `ended(deal)` sees each deal as it
+    ends (tools.records takes its record)."""
     m = s.match
     for seat, action in moves:
         if m.deal.ended and not m.over:
@@ -45,4 +47,6 @@ def replay(s, moves):
             seat = m.deal.to_act
         m.apply(action, seat)
         s._append(seat, action)
+        if ended is not None and m.deal.ended:
+            ended(m.deal)
     s.changed = False

@@ -17,6 +17,8 @@ len(nvm)-64 .. end belong to boot.py (docs/LAYOUT.md) and are never written here
                (n = 0: the linked match was left)
     0x84       a close asked for at the linked log index   [h, lo, hi, check]
     0x85       in the archive only: a finished deal        [h, n, payload, check16]
+    0x86       in the archive only: a finished linked      [h, n, payload, check16]
+               match's part
 
 The newest complete record wins; a bad record with only erased bytes after it was cut
 short by the power (dropped quietly), any other is damage (reported). `nvm`: anything
@@ -43,6 +45,7 @@ SLEPT = 0x82
 LINKED = 0x83       # a linked match's header: its actions follow, for the whole match
 ASKED = 0x84
 ARCHIVED = 0x85
+LINKED_PART = 0x86
 
 # flags of an action record
 COUNTED = 1         # the statistics count this deal's end (cleared in a rewritten image)
@@ -97,7 +100,8 @@ def size(raw, i):
 
 def complete(raw, i, n):
     """True if the n-byte record at raw[i] is whole and passes its check."""
-    if raw[i] == DEAL or raw[i] == SETTINGS or raw[i] == LINKED or raw[i] == ARCHIVED:
+    h = raw[i]
+    if h == DEAL or h == SETTINGS or h == LINKED or h == ARCHIVED or h == LINKED_PART:
         if n < 4:
             return False
         c = crc16(raw[i:i + n - 2]) % 0xFF00
