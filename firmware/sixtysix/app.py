@@ -396,6 +396,15 @@ class App:
             gc.collect()
             return
         quiet = now - self.active
+        if quiet >= DIM_AFTER:
+            self.rest(quiet)
+        if self.battery is not None and self.battery.check(now):
+            self.low_battery()
+
+    def rest(self, quiet):
+        """Dim, turn off or deep sleep after `quiet` seconds without a key (DIM_AFTER or
+        more: reading the settings' words allocates, ~400 bytes a frame, which on the real
+        firmware brought a collection every second or so while the game waited)."""
         off = minutes(self.settings.get("screen"))
         sleep = minutes(self.settings.get("sleep"))
         if self.session is not None and self.session.in_match():
@@ -404,10 +413,8 @@ class App:
             self.deep_sleep()
         elif off is not None and quiet >= off and self.lit != OFF:
             self.set_light(OFF)
-        elif off is not None and DIM_AFTER <= quiet < off and self.lit == LIT:
+        elif off is not None and quiet < off and self.lit == LIT:
             self.set_light(DIMMED)
-        if self.battery is not None and self.battery.check(now):
-            self.low_battery()
 
     def warm_up(self):
         """One thing to do while the screen waits (self.warm: a function, or a module to
