@@ -4,7 +4,8 @@
     python -m tools.records pull [--port PORT | --nvm FILE] [--out DIR]
 
 The device keeps its last finished matches in microcontroller.nvm (docs/SAVES.md: the
-archive, about 1 KB). `list` numbers them, oldest first (the device has no clock), with
+archive, about 1 KB): against the computer, pass-and-play, and over the link cable (as
+this device's person's). `list` numbers them, oldest first (the device has no clock), with
 the rules, the final score and who won; `pull` writes each as one JSON file in DIR
 (default: the current folder), a list of deal records (docs/RECORD_FORMAT.md) with
 "people", the seats persons played: `python -m tools.review FILE` reviews it.
