@@ -121,3 +121,32 @@ def test_rules_screen_starts_with_the_chosen_game():
         sim.press("right")
     sim.run_script(["ok", "right", "ok"])
     assert sim.app.screen.flat[0][0].startswith("Sixty-Six")
+
+
+def test_rules_pages_take_keys_once_the_first_page_is_laid_out():
+    """Four-handed's rules: the first page is laid out before the screen takes keys, the
+    others in frames that wait for a key; a key pressed before they are all laid out is
+    answered in its own frame (on the real firmware, laid out first, the key waited 150
+    ms), and the footer's count is right once they are."""
+    sim = Sim("pico_display_pack", seed=2)
+    sim.boot()
+    sim.settle()
+    sim.app.settings.index[0] = CHOICES[0][2].index("four-handed")
+    names = sim.app.screen.names
+    for _ in range(names.index("rules")):
+        sim.press("right")
+    sim.run_script(["ok", "right"])
+    sim.press("ok", settle=False)                   # Read the rules
+    while sim.app.wipe is not None or sim.app.going is not None:
+        sim.step()
+    screen = sim.app.screen
+    assert sim.app.name == "rulepages" and 1 <= screen.laid < len(screen.pages)
+    sim.key("right")
+    sim.step()
+    assert screen.page == 1 and screen.footer.text.startswith("2/")
+    sim.key("right", False)
+    sim.settle()
+    assert screen.laid == len(screen.pages) and screen.footer.text.startswith("2/%d " % len(screen.flat))
+    sim.press("left")
+    sim.press("left")                               # round to the last page: the board's
+    assert screen.page == len(screen.flat) - 1 and screen.flat[-1][0].startswith("This board: ")

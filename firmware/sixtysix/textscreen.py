@@ -17,6 +17,7 @@ class TextScreen:
         top = app.layout.body_y + 1
         self.rows = (app.height - top - 14) // ui.LINE_H
         self.pages = pages
+        self.labels = []
         self.steps = [self.make, self.lay_out, self.add_lines]
 
     def make(self):
@@ -24,17 +25,24 @@ class TextScreen:
 
     def lay_out(self):
         """The pages in lines, a page a frame (a game's rules wrapped at once take more
-        than a frame on the board)."""
+        than a frame on the board): the first before the screen takes keys, the others
+        in frames that wait for a key (App.warm; on the real firmware four-handed's,
+        laid before, kept a key pressed on its first page waiting 150 ms)."""
         self.flat = []
         self.laid = 0
-        return [self.lay_page] * len(self.pages)
+        self.app.warm.extend([self.lay_page] * (len(self.pages) - 1))
+        return [self.lay_page]
 
     def lay_page(self):
+        if self.laid == len(self.pages):
+            return                  # (laid already for a key, or the screen was left)
         p = self.pages[self.laid]
         self.laid += 1
         page = ui.wrap(p, (self.app.width - 12) // ui.CHAR_W)
         for i in range(0, len(page), self.rows):    # a long page spills onto the next screen
             self.flat.append(page[i:i + self.rows])
+        if self.laid == len(self.pages) and self.labels:
+            self.draw()             # the footer's count of pages is now known
 
     def add_lines(self):
         app = self.app
@@ -52,9 +60,10 @@ class TextScreen:
             pass
 
     def draw(self):
-        """Turn to the page: its lines come in busy(); the footer at once."""
+        """Turn to the page: its lines come in busy(); the footer at once (the pages not
+        laid yet counted one screen each)."""
         self.line = 0
-        n = len(self.flat)
+        n = len(self.flat) + len(self.pages) - self.laid
         k = self.app.key
         move = k["left"] + "/" + k["right"] if "left" in k else k["right"]
         hint = move + " pages, " + k["menu"] + ": back" if n > 1 else k["ok"] + ": back"
@@ -80,6 +89,8 @@ class TextScreen:
     def tick(self, role):
         if role is None:
             return None
+        while self.laid < len(self.pages) and (role in ("left", "up") or self.page + 1 >= len(self.flat)):
+            self.lay_page()         # a key faster than the frames that lay the pages out
         n = len(self.flat)
         if role == "menu" or (role == "ok" and self.page == n - 1):
             return "title"
