@@ -404,16 +404,22 @@ class Clear:
     frame's rectangles (one per group things leave) stay within FRAME_US; `under` is what
     a pixel of them costs with what stays beneath (the felt; a box: the table's cards
     and text) and with the group's layers still to go (a title's few letters, a table's
-    cards: Game.UNDER)."""
+    cards: Game.UNDER). The layers are sorted at the first step: a box closed by the key
+    that leaves the table (which goes whole) never pays for it."""
 
     def __init__(self, group, width, height, under):
-        self.items = places(group, width, height)
+        self.group = group
+        self.size = (width, height)
+        self.items = None
         self.under = under
 
     def step(self, budget=None):
         """One frame's share (`budget`: us of drawing, FRAME_US unless given); True while
         more is to come."""
         budget = FRAME_US if budget is None else budget
+        if self.items is None:
+            self.items = places(self.group, *self.size)
+            self.group = None
         boxes = []                      # [group, x1, y1, x2, y2] of this frame's removals
         spent = 0
         items = self.items
