@@ -109,8 +109,8 @@ def whole(raw, i, end):
 
 
 def archived(raw, i, end):
-    """The ARCHIVED and LINKED_PART records in raw[i:end], oldest first; None once for each damaged
-    stretch (skipped up to the next whole record)."""
+    """The ARCHIVED and LINKED_PART records in raw[i:end], oldest first; None once for
+    each damaged stretch (skipped up to the next whole record)."""
     bad = False
     while i < end:
         n = whole(raw, i, end)

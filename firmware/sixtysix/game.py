@@ -399,7 +399,8 @@ class Game:
         if role is None and not self.thinking:
             role, self.pending = self.pending, None
         nxt = self.react(role)
-        if role is not None and nxt is None and self.wipes and isinstance(self.wipes[0][0], (ui.Show, ui.Clear)):
+        if role is not None and nxt is None and self.wipes and \
+                isinstance(self.wipes[0][0], (ui.Show, ui.Clear)):
             self.wipe_frame()   # the box the key opened or closed: its first band is the answer
         elif t.busy() and not self.wipes:
             t.tick(0)      # what needs no frames (the cursor); the frame is the answer's Python
