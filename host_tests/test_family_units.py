@@ -104,22 +104,27 @@ def test_score_panel_columns(game, head):
         assert lines[3].startswith("Pts") and "bid" in lines[3] or "no bid" in lines[3]
 
 
+def to_read_the_rules(sim, game):
+    """From the title, with `game` chosen (as Settings would): Rules, its menu's "Read
+    the rules" line chosen (not yet opened)."""
+    sim.app.settings.index[0] = CHOICES[0][2].index(game)
+    names = sim.app.screen.names
+    for _ in range(names.index("rules")):
+        sim.press("right")
+    sim.run_script(["ok", "right"])
+
+
 def test_rules_screen_starts_with_the_chosen_game():
     sim = Sim("pico_display_pack", seed=2)
     sim.boot()
     sim.settle()
-    sim.app.settings.index[0] = CHOICES[0][2].index("american 3")
-    names = sim.app.screen.names
-    for _ in range(names.index("rules")):
-        sim.press("right")
-    sim.run_script(["ok", "right", "ok"])          # Rules > Read the rules
+    to_read_the_rules(sim, "american 3")
+    sim.press("ok")
     screen = sim.app.screen
     assert screen.flat[0][0].startswith("North American")
-    sim.app.settings.index[0] = 0
     sim.press("menu")
-    for _ in range(names.index("rules")):
-        sim.press("right")
-    sim.run_script(["ok", "right", "ok"])
+    to_read_the_rules(sim, "standard")
+    sim.press("ok")
     assert sim.app.screen.flat[0][0].startswith("Sixty-Six")
 
 
@@ -131,11 +136,7 @@ def test_rules_pages_take_keys_once_the_first_page_is_laid_out():
     sim = Sim("pico_display_pack", seed=2)
     sim.boot()
     sim.settle()
-    sim.app.settings.index[0] = CHOICES[0][2].index("four-handed")
-    names = sim.app.screen.names
-    for _ in range(names.index("rules")):
-        sim.press("right")
-    sim.run_script(["ok", "right"])
+    to_read_the_rules(sim, "four-handed")
     sim.press("ok", settle=False)                   # Read the rules
     while sim.app.wipe is not None or sim.app.going is not None:
         sim.step()

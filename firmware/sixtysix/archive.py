@@ -151,9 +151,8 @@ def logged(raw, i, gap, resume, end, skip=None):
             break                   # nothing after it can be read (Store.read said so)
         good = store.complete(raw, i, n)
         if h == store.DEAL or h == store.LINKED:
-            if head != skip:
-                for rec in kept_of(kind, head, acts):
-                    yield rec
+            for rec in kept_of(kind, head, acts, skip):
+                yield rec
             head = bytes(raw[i + 2:i + n - 2]) if good and n > 4 else None     # (a linked match left)
             kind = h
             acts = bytearray()
@@ -165,15 +164,15 @@ def logged(raw, i, gap, resume, end, skip=None):
             acts.append(raw[i + 1])
             acts.append(raw[i + 2])
         i += n
-    if head != skip:
-        for rec in kept_of(kind, head, acts):
-            yield rec
+    for rec in kept_of(kind, head, acts, skip):
+        yield rec
 
 
-def kept_of(kind, head, acts):
+def kept_of(kind, head, acts, skip=None):
     """What the archive keeps of a deal or a linked match read from the log: the deal's
-    record, the linked match's parts once it is over (none: a left one)."""
-    if head is None:
+    record, the linked match's parts once it is over (none: a left one, or the one whose
+    header is `skip`)."""
+    if head is None or head == skip:
         return ()
     if kind == store.DEAL:
         rec = deal(head, acts)
@@ -191,8 +190,11 @@ def parts(head, acts):
     i = 0
     while True:
         j = i
-        while j < len(acts) and len(payload) + j - i + (1 if acts[j] <= store.LAST_ACTION else 3) <= 254:
-            j += 1 if acts[j] <= store.LAST_ACTION else 3
+        while j < len(acts):
+            n = 1 if acts[j] <= store.LAST_ACTION else 3       # a move's bytes
+            if len(payload) + j - i + n > 254:
+                break
+            j += n
         payload += acts[i:j]
         i = j
         if i >= len(acts):
