@@ -418,11 +418,11 @@ def test_a_linked_match_comes_out_as_records_on_both_devices(rules):
     pair.boot()
     pair.settle()
     pair.agree(rules)
-    play(pair, random.Random(5), faults=False)
-    m = pair.session(0).match
+    sessions = play(pair, random.Random(5), faults=False)[1]
+    m = sessions[0].match
     assert m.over
     for k in (0, 1):
-        me = pair.session(k).local_player()
+        me = sessions[k].local_player()
         for archived in (False, True):
             nvm = pair.devices[k].nvm
             if archived:

@@ -79,9 +79,10 @@ class Cable(LinkedPair):
             LinkedPair.press(self, k, role)
 
 
-def final(pair, k):
-    """What device k ends with: its log, its match, and what its save log holds."""
-    s = pair.session(k)
+def final(pair, k, sessions):
+    """What device k ends with: its log, its match, and what its save log holds
+    (`sessions`: play's)."""
+    s = sessions[k]
     again = lm.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
     return bytes(s.log), s.match.to_dict(), record.to_record(s.match.deal), bytes(again.log)
 
@@ -90,9 +91,11 @@ def play(pair, rng, faults=True, limit=6000):
     """Both players play by keys until both devices are back on the title with the match
     over. With `faults`, three cable pulls and three power cuts of one side or the other
     at random moments (a cut lands a random number of main-loop passes after a key: in
-    an animation, between a move and its sending, ...). Returns what was done."""
+    an animation, between a move and its sending, ...). Returns what was done and each
+    device's session as its table last had it (the title forgets a finished match's)."""
     drivers = [Driver(pair.side(k), first_legal) for k in (0, 1)]
     done = {"pulls": 0, "cuts": 0}
+    sessions = [None, None]
     pulls = set(rng.sample(range(1, 40), 3)) if faults else ()
     cuts = set(rng.sample(range(1, 40), 3)) if faults else ()
     for turn in range(limit):
@@ -101,17 +104,17 @@ def play(pair, rng, faults=True, limit=6000):
         for k in (0, 1):
             app = pair.devices[k].app
             if pair.screen(k) == "Title":
-                s = app.session
-                if s is not None and s.match is not None and s.match.over:
-                    over += 1
-                else:                       # after a power cut: Continue
-                    assert app.screen.names[0] == "continue", app.screen.names
+                if app.screen.names[0] == "continue":   # after a power cut
                     pair.press(k, "ok")
                     moved = True
+                else:
+                    assert sessions[k].match.over
+                    over += 1
             elif pair.screen(k) == "Linked":
+                sessions[k] = app.session
                 moved = bool(drivers[k].act()) or moved
         if over == 2:
-            return done
+            return done, sessions
         if turn in pulls:
             pair.wire.pull()                # torn mid-message when something is on its way
             pair.wait(rng.choice((300, 2000, 7000)))
@@ -139,11 +142,11 @@ def test_a_linked_match_plays_to_the_end_through_the_firmware_with_faults_at_ran
     pair.settle()
     pair.agree(rules)
     assert pair.session(0).match.rules.name == pair.session(1).match.rules.name
-    done = play(pair, random.Random(seed))
-    a, b = final(pair, 0), final(pair, 1)
+    done, sessions = play(pair, random.Random(seed))
+    a, b = final(pair, 0, sessions), final(pair, 1, sessions)
     assert a == b                       # the same moves, match and last deal on both ...
     assert a[0] == a[3]                 # ... and in each device's save log
-    assert pair.session(0).match.over and done == {"pulls": 3, "cuts": 3}, done
+    assert sessions[0].match.over and done == {"pulls": 3, "cuts": 3}, done
     assert pair.wire.lost
 
 
@@ -213,8 +216,8 @@ def test_a_linked_match_over_loopback_tcp():
     pair.boot()
     pair.settle()
     pair.agree("schnapsen")
-    play(pair, random.Random(8), faults=False)
-    assert final(pair, 0) == final(pair, 1)
+    sessions = play(pair, random.Random(8), faults=False)[1]
+    assert final(pair, 0, sessions) == final(pair, 1, sessions)
 
 
 def test_sim_link_headless_drives_both_devices_from_one_keys_file(tmp_path):
@@ -381,6 +384,63 @@ class Watched(Cable):
             self.kept[k] = (self.kept[k] - (before - after)) | (after - before)
             if self.watching:
                 self.frames.append((k, loading, type(app.screen).__name__, new))
+
+
+def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_starts_fresh(monkeypatch):
+    """After a linked match, back at the title, link play's session and modules go once
+    the other device has every move (on the real firmware, kept beside the title's next
+    game they ran the heap out as a linked four-handed match started); the other device,
+    still at its table, shows the match over, not a wait; link play chosen again does
+    not rebuild the finished match (linkrestore not even loaded), and the next match is
+    offered and agreed."""
+    pair = Cable(13)
+    pair.boot()
+    pair.settle()
+    pair.agree("schnapsen")
+    drivers = [Driver(pair.side(k), first_legal) for k in (0, 1)]
+    for _ in range(3000):
+        if pair.session(0).match.over and pair.session(1).match.over:
+            break
+        if not any(d.act() for d in drivers):
+            pair.wait(100)
+    assert pair.session(0).match.over and pair.session(1).match.over
+    for _ in range(20):                         # the match's end shown: device 0 goes on
+        if pair.screen(0) == "Title":
+            break
+        pair.press(0, "ok")
+        pair.wait(300)
+    assert pair.screen(0) == "Title" and pair.screen(1) == "Linked"
+    pair.wait(1500)
+    assert pair.session(0) is None and pair.devices[0].app.sync is None
+    assert pair.session(1).state() == lm.OVER   # device 1 hears no more from it
+    assert pair.devices[1].app.screen.table.msg.text == ""
+    pair.wait(9000)
+    assert pair.session(1).state() == lm.OVER
+    loaded = []
+    real = __import__
+
+    def noting(name, *args, **kwargs):
+        loaded.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", noting)
+    pair.to_link_screen(0)
+    pair.wait(1500)
+    assert "sixtysix.linkrestore" not in loaded and pair.session(0).match is None
+    monkeypatch.undo()
+    for _ in range(20):
+        if pair.screen(1) == "Title":
+            break
+        pair.press(1, "ok")
+        pair.wait(300)
+    pair.to_link_screen(1)
+    pair.wait(1500)
+    pair.press(0, "ok")                         # "Offer: schnapsen"
+    pair.wait(1500)
+    pair.press(1, "ok")                         # "Accept"
+    pair.wait(1500)
+    assert (pair.screen(0), pair.screen(1)) == ("Linked", "Linked")
+    assert pair.session(0).count() == pair.session(1).count() and not pair.session(0).match.over
 
 
 def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeypatch):

@@ -99,8 +99,7 @@ def missing(app, name):
     if app.link_port is None and app.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
     if app.session is None:
-        from sixtysix.store import LINKED
-        if app.store.header(LINKED) is not None:
+        if app.store.linked() is not None:
             want += ("sixtysix.linkrestore",)   # a saved linked match to rebuild
     for m in want:
         if m not in sys.modules:

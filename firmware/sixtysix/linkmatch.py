@@ -70,6 +70,8 @@ class LinkedMatch(Heard):
             return STOPPED
         if self.link.state == CLASH:
             return VERSION
+        if self.phase == PLAYING and self.match.over and not self.link.out:
+            return OVER                 # (the other device has every move: it may go)
         if not self.link.up() or self.peer is None or self._other_device():
             return CONNECTING if self.phase == NONE else WAITING
         if self.phase == NONE:
@@ -78,9 +80,7 @@ class LinkedMatch(Heard):
             return PROPOSING
         if self.phase != PLAYING:
             return SHUFFLING
-        if self.match.over:
-            return OVER
-        return PLAYING_NOW if self._synced() else WAITING
+        return OVER if self.match.over else PLAYING_NOW if self._synced() else WAITING
 
     def message(self):
         """One line for the screen about the current state."""
@@ -205,15 +205,19 @@ def drop(app):
     linked plays (App.start), or the title waits (sixtysix.loading), so that Hard's
     search fits; with them the screens that hold them (else link play, chosen again,
     would load second copies beside them). Once the link has told the other device what
-    it still had to (leaving a linked match), or is down; at once if there is no session
-    (no link port: the screen said so). The port stays; choosing link play again makes a
-    new session on it (sixtysix.friends)."""
+    it still had to (leaving a linked match, its last moves), or is down; at once if
+    there is no session (no link port: the screen said so). A finished match whose last
+    moves wait for the cable stays (choosing link play again would not rebuild it: the
+    store's linked()). The port stays; choosing link play again makes a new session on it
+    (sixtysix.friends)."""
     s = app.session
     if app.name == "link" or (s is not None and s.in_match()):
         return                                  # in use again meanwhile
-    if s is not None and s.link.up() and s.link.out:
-        app.warm.insert(0, lambda: drop(app))   # again in the next frame
-        return
+    if s is not None and s.link.out:
+        if s.link.up():
+            app.warm.insert(0, lambda: drop(app))   # again in the next frame
+        if s.link.up() or s.match is not None:
+            return
     app.session = app.sync = None
     import sixtysix
     sixtysix.forget("linkscreen", "linktable", "linkmatch", "linkheard", "linkplay", "linkhandshake",

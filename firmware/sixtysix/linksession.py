@@ -61,7 +61,8 @@ def link_session(app):
             st.save(app.store)
         link = Link(port, st.device_id, st.get("name"), app.entropy)
         try:
-            app.session = linkmatch.restore(app.store, link, app.entropy)
+            app.session = linkmatch.restore(app.store, link, app.entropy) if app.store.linked() \
+                else linkmatch.LinkedMatch(link, app.entropy)
         except ValueError:
             app.session = linkmatch.LinkedMatch(link, app.entropy)
             app.store.records = bytearray()

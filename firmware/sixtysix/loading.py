@@ -74,16 +74,18 @@ SCREENS = ("settingsscreen", "textscreen", "menu", "rulestext", "friends", "shar
 
 def begin(app):
     """The title's work for its idle frames (App.warm): the other screens' modules go, and
-    link play's session and modules if it never had a match (link play was left: on the
-    real firmware the title's next game at Hard beside them had 12 KB free, 17 KB without
-    them; choosing them again loads them again), the store's rewrite if it
+    link play's session and modules unless a linked match is set up or playing (link play
+    was left, or its match is over: on the real firmware the title's next game at Hard
+    beside them had 12 KB free, 17 KB without them, and after a linked match a linked
+    four-handed one ran out of memory as it started; choosing them again loads them
+    again), the store's rewrite if it
     needs one, then (plan) what the choices need. Each step is the title's: once it is
     left (Settings, a friend's screens, which load what they need), the steps left do
     nothing."""
     title = app.screen
     st = app.store
     sixtysix.forget(*SCREENS)
-    if app.session is None or app.session.match is None:
+    if app.session is None or not app.session.in_match():
         sixtysix.forget("seats", "passplay")
         linkmatch = sys.modules.get("sixtysix.linkmatch")
         if linkmatch is not None:

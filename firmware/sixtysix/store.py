@@ -300,6 +300,12 @@ class Store:
         r = self.records
         return bytes(r[2:2 + r[1]]) if r and r[0] == kind else None
 
+    def linked(self):
+        """The header of the linked match to rebuild when link play is chosen (one set up
+        or playing), else None: a finished one is not rebuilt (the link screen would only
+        leave it, and the other device had its moves: sixtysix.linkmatch.drop)."""
+        return None if self.over else self.header(LINKED)
+
     def actions(self):
         """The current match's actions, oldest first, as (seat, action); seat -1: the
         seat to act. (A generator: a linked match's hundreds of moves are never a list.)"""
