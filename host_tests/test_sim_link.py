@@ -443,6 +443,45 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
     assert pair.session(0).count() == pair.session(1).count() and not pair.session(0).match.over
 
 
+def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch):
+    """Once a linked match is agreed, the link screen's module and the engine of the games
+    it is not go before the table's modules load (on the real firmware the table's
+    loading beside them left 6.5 KB free), and the fair seed's modules (3.6 KB) go once
+    it is seeded; the next match's set-up loads them again."""
+    pair = Cable(14)
+    pair.boot()
+    pair.settle()
+    seen = {}
+    real = __import__
+
+    def noting(name, *args, **kwargs):
+        if name == "sixtysix.game" and name not in sys.modules:
+            seen.setdefault("link screen", "sixtysix.linkscreen" in sys.modules)
+            seen.setdefault("two-handed deal", "shared_rules.deal" in sys.modules)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", noting)
+    pair.agree("four-handed")               # (the link screen loads every game's engine)
+    assert seen == {"link screen": False, "two-handed deal": False}
+    gone = ("sixtysix.sha256", "sixtysix.fairseed", "sixtysix.linkscreen", "shared_rules.deal", "shared_rules.view")
+    assert [m for m in gone if m in sys.modules] == []
+    pair.press(0, "menu")                       # leave the match: a new one is offered
+    pair.press(0, "right", pair.devices[0].app.screen.overlay[1].items.index("Leave the match"))
+    pair.press(0, "ok")
+    pair.wait(1500)
+    pair.press(1, "ok")                         # the other device's "stopped" box: to the title
+    pair.wait(1500)
+    for k in (0, 1):
+        assert pair.screen(k) == "Title", pair.screen(k)
+        pair.to_link_screen(k)
+    pair.wait(1500)
+    pair.press(0, "ok")                         # "Offer: four-handed"
+    pair.wait(1500)
+    pair.press(1, "ok")                         # "Accept"
+    pair.wait(1500)
+    assert (pair.screen(0), pair.screen(1)) == ("Linked", "Linked")
+
+
 def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeypatch):
     """Opening link play, agreeing a match, playing it and continuing it after a power
     cut compile modules only in frames where a screen loads, one a frame: never in a

@@ -1,9 +1,10 @@
 """A linked match's set-up (sixtysix.linkmatch's LinkedMatch is one): a proposal, its
 acceptance, declined or withdrawn, and the fair seed (sixtysix.fairseed: both commit,
 then both reveal), which starts the match. Parted from the play so that no module of
-link play takes longer than a frame to compile on the board.
+link play takes longer than a frame to compile on the board. sixtysix.fairseed (and
+the sha256 under it) is imported where the set-up uses it: a linked match's table
+forgets them (sixtysix.linksession.start_linked), 3.6 KB a match never needs.
 """
-from sixtysix import fairseed
 from sixtysix.link import put16, put32
 from sixtysix.linkterms import STATUS, PROPOSE, ACCEPT, REVEAL, LEAVE, NONE, PROPOSED, ACCEPTED, REVEALED, \
     PLAYING, PROPOSER, ACCEPTER, IDLE, Proposal, default_seats, random_id
@@ -43,6 +44,7 @@ class Handshake:
         self.role = PROPOSER
         self.proposal = proposal
         self.nonce = random_id(self.entropy)
+        from sixtysix import fairseed
         self.value = fairseed.new_value(self.entropy)
         self.peer_id = self.link.peer_id
         self.phase = PROPOSED
@@ -57,6 +59,7 @@ class Handshake:
             return False
         self.role = ACCEPTER
         self.nonce, self.peer_commit, self.proposal = o
+        from sixtysix import fairseed
         self.value = fairseed.new_value(self.entropy)
         self.peer_id = self.link.peer_id
         self.phase = ACCEPTED
@@ -89,6 +92,7 @@ class Handshake:
     def _send_propose(self):
         out = bytearray((PROPOSE,))
         put32(out, self.nonce)
+        from sixtysix import fairseed
         out.extend(fairseed.commitment(self.value))
         out.extend(self.proposal.to_bytes())
         self.link.send(out)
@@ -96,6 +100,7 @@ class Handshake:
     def _send_accept(self):
         out = bytearray((ACCEPT,))
         put32(out, self.nonce)
+        from sixtysix import fairseed
         out.extend(fairseed.commitment(self.value))
         self.link.send(out)
 
@@ -148,6 +153,7 @@ class Handshake:
             if value != self.peer_value:
                 self._stop("The other device changed its shuffle value", "it saw your shuffle value change")
             return
+        from sixtysix import fairseed
         if not fairseed.opens(value, self.peer_commit):
             self._stop("The other device's shuffle value does not match its commitment",
                        "your shuffle value does not match your commitment")
@@ -162,5 +168,6 @@ class Handshake:
         from shared_rules.family import new_match
         pv, av = (self.value, self.peer_value) if self.role == PROPOSER else (self.peer_value, self.value)
         p = self.proposal
+        from sixtysix import fairseed
         self.match = new_match(p.rules, p.counting, fairseed.match_seed(pv, av))
         self.phase = PLAYING

@@ -86,7 +86,5 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
-    sixtysix.forget("linkrestore", "linksession")   # (rebuilt; made: needed no more)
-    if not hasattr(s.match.deal, "trick"):      # (the link screen loaded every game's engine)
-        sixtysix.forget("shared_rules.team")
+    sixtysix.forget("linkrestore", "linksession", "fairseed", "sha256")   # (rebuilt, made, seeded)
     app.start(s.match, level(app), fresh and not s.count(), session=s)
