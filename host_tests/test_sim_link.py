@@ -455,7 +455,8 @@ def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch
     real = __import__
 
     def noting(name, *args, **kwargs):
-        if name == "sixtysix.game" and name not in sys.modules:
+        if name == "sixtysix.game" and name not in sys.modules and \
+                any(d.app.going == "linkgame" for d in pair.devices):
             seen.setdefault("link screen", "sixtysix.linkscreen" in sys.modules)
             seen.setdefault("two-handed deal", "shared_rules.deal" in sys.modules)
         return real(name, *args, **kwargs)
@@ -480,6 +481,35 @@ def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch
     pair.press(1, "ok")                         # "Accept"
     pair.wait(1500)
     assert (pair.screen(0), pair.screen(1)) == ("Linked", "Linked")
+
+
+def test_the_link_screen_makes_a_linked_tables_names_once_and_keeps_none_of_its_modules(monkeypatch):
+    """The link screen's first visit after power-on loads what a linked table loads that
+    it does not (friends.AHEAD), one a frame, then forgets it: the names (identifiers) are
+    made while the heap is in one piece, not as the table loads (on the real firmware a
+    pool of them fell due there with no free block big enough). The next visit does not."""
+    from sixtysix import friends
+    pair = Cable(15)
+    pair.boot()
+    pair.settle()
+    loaded = []
+    real = __import__
+
+    def noting(name, *args, **kwargs):
+        if name not in sys.modules:
+            loaded.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.__import__", noting)
+    pair.to_link_screen(0)
+    assert [m for m in friends.AHEAD if m in loaded] == list(friends.AHEAD)
+    assert [m for m in friends.AHEAD if m in sys.modules] == []
+    assert pair.devices[0].app.named
+    pair.press(0, "menu")
+    pair.wait(500)
+    del loaded[:]
+    pair.to_link_screen(0)
+    assert [m for m in friends.AHEAD if m in loaded] == []
 
 
 def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeypatch):
