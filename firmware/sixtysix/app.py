@@ -104,7 +104,7 @@ class App:
         self.port = None        # ... the port it built, kept once built (its pins stay taken)
         self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linkmatch.drop)
         self.sync = None        # ... and linkmatch.sync, which saves it
-        self.named = False      # a linked table's names made (sixtysix.friends.AHEAD)
+        self.named = 0          # groups of a linked table's names made (sixtysix.friends.AHEAD)
         self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
         self.store = store.Store(nvm)
         self.settings = Settings(sound is not None)

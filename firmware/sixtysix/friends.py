@@ -45,15 +45,17 @@ SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairsee
            "sixtysix.linkmatch", "sixtysix.linksession")
 SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
           "shared_rules.team")
-# What a linked table loads that the link screen does not, in import order: loaded once
-# a power-on after the link screen's, then forgotten (drop_match), so that its names are
-# made here. MicroPython keeps every name a module brings for good, in pools each twice
-# the last (docs/SCREENS.md, "Identifiers"): on the real firmware a pool of 1,280 names
-# fell due as a linked table loaded beside the link screen's leftovers, with 29.6 KB
-# free and no block over 4.6 KB.
-AHEAD = ("sixtysix.dialogs", "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild", "sixtysix.teams",
-         "sixtysix.linktable", "shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal",
-         "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
+# What a linked table loads that the link screen does not, in groups in import order:
+# loaded once a power-on after the session's modules, a group at a time, each forgotten
+# once it is in (but what SCREEN loads next), so that its names are made here.
+# MicroPython keeps every name a module brings for good, in pools each twice the last
+# (docs/SCREENS.md, "Identifiers"): on the real firmware a pool of 1,280 names fell due
+# as a linked table loaded beside the link screen's leftovers, with 29.6 KB free and no
+# block over 4.6 KB.
+AHEAD = (("sixtysix.dialogs", "sixtysix.game", "sixtysix.teams", "sixtysix.linktable"),
+         ("sixtysix.tableparts", "sixtysix.tablebuild"),
+         ("shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
+          "shared_rules.team", "shared_rules.ai.team_greedy"))
 
 
 def load(app, name):
@@ -78,9 +80,11 @@ def load(app, name):
             drop_set_up(app)
         return True
     __import__(m)
-    if m == AHEAD[-1] and name == "link":
-        app.named = True            # (its names are made: the modules go)
-        drop_match()
+    group = AHEAD[app.named] if name == "link" and app.named < len(AHEAD) else ()
+    if m in group[-1:]:             # the group's names are made: its modules go
+        app.named += 1
+        import sixtysix
+        sixtysix.forget(*[n for n in group if n not in SCREEN])
     if dots is None:
         dots = app.dots = displayio.Group()
         app.root.append(dots)
@@ -98,7 +102,7 @@ def drop_match():
     import sys
     import sixtysix
     sixtysix.forget(*[n for n in sys.modules if n.startswith("shared_rules.ai")])
-    sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs", "linktable")
+    sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs")
 
 
 def drop_set_up(app):
@@ -123,9 +127,11 @@ def missing(app, name):
         return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
     if name not in ("link", "linkgame", "linked"):
         return None
-    want = SESSION + (SCREEN + (() if app.named else AHEAD) if name == "link" else ("sixtysix.loading",))
+    want = SESSION + (SCREEN if name == "link" else ("sixtysix.loading",))
     if app.link_port is None and app.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
+    elif name == "link" and app.named < len(AHEAD):
+        want = SESSION + AHEAD[app.named] + SCREEN      # (the table's names first: AHEAD)
     if app.session is None:
         if app.store.linked() is not None:
             want += ("sixtysix.linkrestore",)   # a saved linked match to rebuild
