@@ -64,6 +64,11 @@ class Cable(LinkedPair):
         self.set_rules(0, rules)
         for k in (0, 1):
             self.to_link_screen(k)
+        self.offer_accepted()
+
+    def offer_accepted(self):
+        """Both on the link screen: device a offers its settings, b accepts: both at the
+        table of the new match."""
         self.wait(1500)
         assert self.devices[0].app.screen.shown[0] == ["Connected to " + self.session(0).link.peer_name]
         self.press(0, "ok")             # "Offer: <rules>"
@@ -73,6 +78,14 @@ class Cable(LinkedPair):
         self.press(1, "ok")
         self.wait(1500)
         assert (self.screen(0), self.screen(1)) == ("Linked", "Linked")
+
+    def ok_to_title(self, k):
+        """OK on device k until its title comes (a finished match's boxes)."""
+        for _ in range(20):
+            if self.screen(k) == "Title":
+                return
+            self.press(k, "ok")
+            self.wait(300)
 
     def press(self, k, role, times=1):
         for _ in range(times):
@@ -404,11 +417,7 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
         if not any(d.act() for d in drivers):
             pair.wait(100)
     assert pair.session(0).match.over and pair.session(1).match.over
-    for _ in range(20):                         # the match's end shown: device 0 goes on
-        if pair.screen(0) == "Title":
-            break
-        pair.press(0, "ok")
-        pair.wait(300)
+    pair.ok_to_title(0)                         # the match's end shown: device 0 goes on
     assert pair.screen(0) == "Title" and pair.screen(1) == "Linked"
     pair.wait(1500)
     assert pair.session(0) is None and pair.devices[0].app.sync is None
@@ -428,18 +437,9 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
     pair.wait(1500)
     assert "sixtysix.linkrestore" not in loaded and pair.session(0).match is None
     monkeypatch.undo()
-    for _ in range(20):
-        if pair.screen(1) == "Title":
-            break
-        pair.press(1, "ok")
-        pair.wait(300)
+    pair.ok_to_title(1)
     pair.to_link_screen(1)
-    pair.wait(1500)
-    pair.press(0, "ok")                         # "Offer: schnapsen"
-    pair.wait(1500)
-    pair.press(1, "ok")                         # "Accept"
-    pair.wait(1500)
-    assert (pair.screen(0), pair.screen(1)) == ("Linked", "Linked")
+    pair.offer_accepted()
     assert pair.session(0).count() == pair.session(1).count() and not pair.session(0).match.over
 
 
@@ -475,12 +475,7 @@ def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch
     for k in (0, 1):
         assert pair.screen(k) == "Title", pair.screen(k)
         pair.to_link_screen(k)
-    pair.wait(1500)
-    pair.press(0, "ok")                         # "Offer: four-handed"
-    pair.wait(1500)
-    pair.press(1, "ok")                         # "Accept"
-    pair.wait(1500)
-    assert (pair.screen(0), pair.screen(1)) == ("Linked", "Linked")
+    pair.offer_accepted()                       # (fair seed's modules loaded again)
 
 
 def test_the_link_screen_makes_a_linked_tables_names_once_and_keeps_none_of_its_modules(monkeypatch):

@@ -80,7 +80,7 @@ def load(app, name):
             drop_set_up(app)
         return True
     __import__(m)
-    group = AHEAD[app.named] if name == "link" and app.named < len(AHEAD) else ()
+    group = ahead(app, name)
     if m in group[-1:]:             # the group's names are made: its modules go
         app.named += 1
         import sixtysix
@@ -105,6 +105,12 @@ def drop_match():
     sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs")
 
 
+def ahead(app, name):
+    """The group of AHEAD that screen `name` loads next (none: not the link screen, or
+    all made)."""
+    return AHEAD[app.named] if name == "link" and app.named < len(AHEAD) else ()
+
+
 def drop_set_up(app):
     """Before a linked match's table modules come: the link screen's module and the
     engine of the games the agreed one is not (the link screen loaded every game's). On
@@ -127,11 +133,9 @@ def missing(app, name):
         return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
     if name not in ("link", "linkgame", "linked"):
         return None
-    want = SESSION + (SCREEN if name == "link" else ("sixtysix.loading",))
+    want = SESSION + ahead(app, name) + (SCREEN if name == "link" else ("sixtysix.loading",))
     if app.link_port is None and app.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
-    elif name == "link" and app.named < len(AHEAD):
-        want = SESSION + AHEAD[app.named] + SCREEN      # (the table's names first: AHEAD)
     if app.session is None:
         if app.store.linked() is not None:
             want += ("sixtysix.linkrestore",)   # a saved linked match to rebuild

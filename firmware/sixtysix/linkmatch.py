@@ -216,8 +216,9 @@ def drop(app):
     if s is not None and s.link.out:
         if s.link.up():
             app.warm.insert(0, lambda: drop(app))   # again in the next frame
-        if s.link.up() or s.match is not None:
             return
+        if s.match is not None:
+            return                              # its last moves wait for the cable
     app.session = app.sync = None
     import sixtysix
     sixtysix.forget("linkscreen", "linktable", "linkmatch", "linkheard", "linkplay", "linkhandshake",
