@@ -299,11 +299,11 @@ class App:
         bits, two or more) or a linked match (`session`)."""
         self.clear()
         from sixtysix.loading import keep, needs, SCREENS
-        need = needs(match.rules.game, level)
+        need = needs(match.rules.game, level, session is not None)
         keep(need)                          # what the title loaded for another game or level
         # not while the cards are out: the menu screens and their loading, the ways to a
-        # match, its options' checks
-        gone = ["title", "loading", "linkscreen"] + list(SCREENS)
+        # match, its options' checks; a linked match's, the local save's
+        gone = ["title", "loading", "linkscreen"] + list(SCREENS) + (["savegame"] if session else [])
         if people == 1:
             gone.append("passplay")         # (loaded for a pass-and-play set-up left)
         sixtysix.forget(*gone)

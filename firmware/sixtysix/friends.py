@@ -98,11 +98,11 @@ def drop_match():
     level, go before link play's come: a linked match loads what it needs once it is
     agreed (missing, "linkgame"), and on the real firmware the link screen beside them
     left 4 KB free with Hard's (the GC running every frame, no key answered) and 11 KB
-    without. (sixtysix.savegame stays: the store's archive holds it.)"""
+    without. sixtysix.savegame too: a linked table saves through its session."""
     import sys
     import sixtysix
     sixtysix.forget(*[n for n in sys.modules if n.startswith("shared_rules.ai")])
-    sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs")
+    sixtysix.forget("passplay", "teams", "game", "tablebuild", "tableparts", "dialogs", "savegame")
 
 
 def ahead(app, name):
@@ -149,7 +149,7 @@ def missing(app, name):
     if rules is None:
         return None                 # no match to show: start_linked goes to the title
     from sixtysix.loading import needs
-    more = needs(rules.game, level(app)) + ["sixtysix.linktable"]
+    more = needs(rules.game, level(app), True) + ["sixtysix.linktable"]
     for m in more:
         if m not in sys.modules:
             return m

@@ -1,9 +1,8 @@
 """What a linked match hears from the other device (sixtysix.linkmatch's LinkedMatch is
 one): the link run every pass, each message taken in: its STATUS after every link-up
 (the set-up resent where the other device is behind, the logs compared), its moves
-and a close it asks for, its proposal, acceptance, reveal, leaving or disagreement.
-Parted from the rest so that no module of link play takes longer than a frame to
-compile on the board.
+and a close it asks for, its proposal, acceptance, reveal, leaving or disagreement (the
+set-up's steps are sixtysix.linkhandshake's, loaded while a match is set up).
 """
 from shared_rules.actions import CLOSE
 from sixtysix.crc import crc16
@@ -39,7 +38,9 @@ class Heard(Play):
         if kind == STATUS:
             self._on_status(p[1], u32(p, 3), u16(p, 7), u16(p, 9))
         elif kind == PROPOSE:
-            self._on_propose(u32(p, 1), bytes(p[5:37]), p)
+            if self.phase != PLAYING:           # (a new offer waits for this match to be left)
+                from sixtysix import linkhandshake
+                linkhandshake.on_propose(self, u32(p, 1), bytes(p[5:37]), p)
         elif kind == ACCEPT:
             self._on_accept(u32(p, 1), bytes(p[5:37]))
         elif kind == REVEAL:
@@ -64,20 +65,41 @@ class Heard(Play):
             if self.phase != PROPOSED:
                 self._left("The other device is in another match" if phase > PROPOSED
                            else "The other device has left this match")
-            elif phase == NONE or phase == PROPOSED and self.link.device_id > self.link.peer_id:
-                self._send_propose()             # not seen yet, or both proposed at once and ours stands
-            elif phase == PROPOSED:
-                self._withdraw(None)             # both proposed at once: the other device's stands
             else:
-                self._withdraw("The other device is still in another match")
+                from sixtysix import linkhandshake as h
+                if phase == NONE or phase == PROPOSED and self.link.device_id > self.link.peer_id:
+                    h.send_propose(self)         # not seen yet, or both proposed at once and ours stands
+                elif phase == PROPOSED:
+                    h.withdraw(self, None)       # both proposed at once: the other device's stands
+                else:
+                    h.withdraw(self, "The other device is still in another match")
             return
         if phase == PLAYING and self.phase == PLAYING:
             self._compare(count, crc)
         elif phase == PROPOSED and self.phase == ACCEPTED:
-            self._send_accept()
+            from sixtysix.linkhandshake import send_accept
+            send_accept(self)
         elif phase == ACCEPTED and self.phase in (REVEALED, PLAYING) and self.role == PROPOSER \
                 or phase == REVEALED and self.phase == PLAYING and self.role == ACCEPTER:
             self._send_reveal()
+
+    def _on_accept(self, nonce, commit):
+        if nonce != self.nonce or self.role != PROPOSER:
+            return
+        if self.phase == PROPOSED:
+            from sixtysix.linkhandshake import accepted
+            accepted(self, commit)
+        elif self.phase != NONE and commit != self.peer_commit:
+            self._stop("The other device changed its shuffle commitment", "it saw your shuffle commitment change")
+
+    def _on_reveal(self, nonce, value):
+        if nonce != self.nonce or self.phase not in (ACCEPTED, REVEALED, PLAYING):
+            return
+        if self.phase != PLAYING:
+            from sixtysix.linkhandshake import revealed
+            revealed(self, value)
+        elif value != self.peer_value:
+            self._stop("The other device changed its shuffle value", "it saw your shuffle value change")
 
     def _compare(self, count, crc):
         """Both play this match: the one ahead sends what the other lacks."""
@@ -140,6 +162,7 @@ class Heard(Play):
             self.offer = None
             self.notice = "The other device withdrew its offer"
         elif nonce == self.nonce and self.phase == PROPOSED:
-            self._withdraw("The other device declined")
+            from sixtysix.linkhandshake import withdraw
+            withdraw(self, "The other device declined")
         elif nonce == self.nonce and self.phase != NONE and not self.problem:
             self._left("The other device has left this match")

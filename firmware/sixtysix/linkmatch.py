@@ -34,11 +34,12 @@ the set-up, so before any move), the moves follow as action records, and a close
 for is an ASKED record; restore() rebuilds the session from them.
 """
 from sixtysix.store import LINKED, ASKED, size, small
-from sixtysix.link import CLASH, put32
+from sixtysix.link import CLASH, put16, put32
 from sixtysix.linkheard import Heard
 # (the phases, holders and states the screens read as linkmatch's too)
 from sixtysix.linkterms import NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, COMPUTER, \
-    CONNECTING, WAITING, VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC
+    CONNECTING, WAITING, VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC, \
+    STATUS, REVEAL, LEAVE
 
 
 class LinkedMatch(Heard):
@@ -58,6 +59,68 @@ class LinkedMatch(Heard):
         if saved:
             from sixtysix.linkrestore import load
             load(self, *saved)
+
+    def _forget(self):
+        self.phase = NONE
+        self.role = PROPOSER
+        self.peer_id = None
+        self.nonce = 0
+        self.proposal = None
+        self.value = None            # this device's shuffle value
+        self.peer_commit = None
+        self.peer_value = None
+        self.match = None
+        self.log = bytearray()       # (deal seat, action) per action, in order
+        self.crc = 0xFFFF            # CRC-16 of the log so far
+        self.requested = -1          # log index at which this device asked to close (saved:
+                                     # the close may come back after a restart)
+        self._volatile()
+
+    def _volatile(self):
+        """What the other device will tell again (never saved)."""
+        self.offer = None            # (match id, commitment, Proposal) received
+        self.inbox = []              # (seat, action, granted) to apply, oldest first
+        self.peer_count = 0          # actions the other device has (at least)
+        self.problem = None          # why the match stopped
+
+    # ---- what the screens do -------------------------------------------------------
+
+    def propose(self, rules, counting="casual", seats=None):
+        """Offer a match to the connected device; False when not possible now."""
+        from sixtysix.linkhandshake import propose
+        return propose(self, rules, counting, seats)
+
+    def accept(self):
+        """Accept the offer on screen; False when there is none (or no link)."""
+        from sixtysix.linkhandshake import accept
+        return accept(self)
+
+    def leave(self):
+        """Decline the offer, withdraw the proposal or leave the match (also after it
+        stopped or ended); the other device is told when the link is up, and hears this
+        one's new STATUS (an offer it made meanwhile comes again)."""
+        nonce = self.offer[0] if self.offer else self.nonce
+        if nonce:
+            out = bytearray((LEAVE,))
+            put32(out, nonce)
+            self.link.send(out)
+        if self.phase != NONE:
+            self.changed = True
+        self._forget()
+        self._send_status()
+
+    def _send_status(self):
+        out = bytearray((STATUS, self.phase, self.role))
+        put32(out, self.nonce)
+        put16(out, self.count())
+        put16(out, self.crc)
+        self.link.send(out)
+
+    def _send_reveal(self):
+        out = bytearray((REVEAL,))
+        put32(out, self.nonce)
+        out.extend(self.value)
+        self.link.send(out)
 
     # ---- what the screens ask ------------------------------------------------------
 

@@ -1,18 +1,17 @@
 """A linked match's play (sixtysix.linkmatch's LinkedMatch is one): the shared action
 log, each position written by the device that holds the player to act; the other
 device's moves checked by owner and by the rules engine; a close asked out of turn;
-the log compared after each link-up. Parted from the set-up and the session's state so
-that no module of link play takes longer than a frame to compile on the board.
+the log compared after each link-up. Parted from the session's state and what it hears
+so that no module of link play takes longer than a frame to load on the board.
 """
 from shared_rules.actions import CLOSE
 from shared_rules.errors import IllegalMove
 from sixtysix.crc import crc16
 from sixtysix.link import MAX_PAYLOAD, put16
-from sixtysix.linkhandshake import Handshake
 from sixtysix.linkterms import ACTIONS, REQUEST, DISAGREE, PLAYING, NONE
 
 
-class Play(Handshake):
+class Play:
     """The play of a LinkedMatch."""
 
     def apply(self, action, seat):

@@ -4,7 +4,8 @@ plays (sixtysix.linksession.start_linked).
 """
 from shared_rules.errors import IllegalMove
 from sixtysix.link import u32
-from sixtysix.linkterms import MAGIC, FORMAT, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, Proposal
+from sixtysix.linkhandshake import read_proposal, start
+from sixtysix.linkterms import MAGIC, FORMAT, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER
 
 
 def load(s, raw, moves, requested):
@@ -14,7 +15,7 @@ def load(s, raw, moves, requested):
         if raw[0] != MAGIC or raw[1] != FORMAT or raw[2] not in (PROPOSED, ACCEPTED, REVEALED, PLAYING) \
                 or raw[3] not in (PROPOSER, ACCEPTER):
             raise ValueError("not a linked match")
-        proposal, i = Proposal.from_bytes(raw, 12)
+        proposal, i = read_proposal(raw, 12)
         if len(raw) != i + 64:
             raise ValueError("bad length")
         s.phase, s.role = raw[2], raw[3]
@@ -26,7 +27,7 @@ def load(s, raw, moves, requested):
             s.peer_commit = bytes(raw[i + 16:i + 48])
         if s.phase == PLAYING:
             s.peer_value = bytes(raw[i + 48:i + 64])
-            s._start()
+            start(s)
             replay(s, moves)
             s.requested = requested
         else:

@@ -13,10 +13,10 @@ def match_rules(app):
     if s is not None:
         return s.proposal.rules if s.proposal is not None else None
     from sixtysix.store import LINKED
-    from sixtysix.linkterms import Proposal
+    from sixtysix.linkhandshake import read_proposal
     h = app.store.header(LINKED)
     try:
-        return Proposal.from_bytes(h, 12)[0].rules
+        return read_proposal(h, 12)[0].rules
     except (IndexError, TypeError, ValueError):
         return None
 
@@ -46,7 +46,7 @@ def link_session(app):
                 app.notice = "This device has no link cable port"
             return None
         from sixtysix import linkmatch
-        from sixtysix.linkterms import random_id
+        from sixtysix.linkhandshake import random_id
         from sixtysix.link import Link
         from sixtysix.store import CORRUPT
         from sixtysix.app import NOTICES
@@ -86,5 +86,5 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
-    sixtysix.forget("linkrestore", "linksession", "fairseed", "sha256")   # (rebuilt, made, seeded)
+    sixtysix.forget("linkrestore", "linksession", "linkhandshake", "fairseed", "sha256")  # (rebuilt, made, set up)
     app.start(s.match, level(app), fresh and not s.count(), session=s)

@@ -26,12 +26,13 @@ TABLE = ("shared_rules.errors", "shared_rules.cards", "shared_rules.actions", "s
          "sixtysix.game", "sixtysix.tableparts", "sixtysix.tablebuild")
 
 
-def needs(game, level=None):
+def needs(game, level=None, linked=False):
     """The modules a match of `game` against the computer at `level` needs, each after
     its own imports (none of them compiles while the match plays); without a level, the
-    table's and the engine's, not the computer's (the title's: see plan)."""
+    table's and the engine's, not the computer's (the title's: see plan). A linked
+    match's table saves through its session (sixtysix.linkmatch): not sixtysix.savegame."""
     from shared_rules.rules import TEAM_GAMES
-    names = list(TABLE)
+    names = [n for n in TABLE if not linked or n != "sixtysix.savegame"]
     if game in TEAM_GAMES:
         names.append("shared_rules.team")
     else:

@@ -10,6 +10,7 @@ Each kind of game imports only its own modules (the two-handed ones: Normal, its
 thumb, the search and the solver), so a team game on the board keeps none of them.
 """
 from shared_rules.actions import DECLARE_MARRIAGE, CLOSE, DRAW
+from shared_rules.ai import team
 from shared_rules.rng import Rng
 from shared_rules.rules import TEAM_GAMES
 
@@ -49,9 +50,9 @@ class Hard:
         if deadline is not None:
             deadline -= SLACK
         game = view.rules.game
-        if game in TEAM_GAMES:
-            from shared_rules.ai import team_greedy
-            first = team_greedy.choose(view)
+        t = team(view)
+        if t is not None:
+            first = t.choose(view)
             if first is None or len(view.legal) == 1:
                 return first
         else:
@@ -83,8 +84,5 @@ class Hard:
         return s
 
     def hint(self, view):
-        if view.rules.game in TEAM_GAMES:
-            from shared_rules.ai import team_greedy
-            return team_greedy.hint(view)
-        from shared_rules.ai.normal import hint
+        from shared_rules.ai import hint
         return hint(self, view)

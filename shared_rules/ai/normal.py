@@ -4,13 +4,11 @@ solves the endgame exactly once the talon is used up, within a small node budget
 Easy forgets the cards already played and closes only with a wide margin; Normal tracks
 every card seen. Both cost a few mask operations per decision, plus Normal's bounded
 endgame solve. In "classic" counting they declare for themselves at 66 (and with a
-marriage where the rules allow); in "casual" the Match does it. The team games' views go
-to shared_rules.ai.team_greedy.
+marriage where the rules allow); in "casual" the Match does it. The player object is
+shared_rules.ai.Normal; the team games are shared_rules.ai.team_greedy's.
 """
 from shared_rules.cards import SUIT_MASK, low_card, count, mask_points, pack
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE, DRAW
-from shared_rules.rng import Rng
-from shared_rules.rules import TEAM_GAMES
 from shared_rules.ai import greedy
 
 # An object constant: without one, the end of this module's compiled constants points at
@@ -24,43 +22,18 @@ SOLVE_CARDS = 4
 SOLVE_NODES = 100
 
 
-class Normal:
-    """Easy (easy=True) and Normal."""
-
-    def __init__(self, easy, seed=0):
-        self.easy = easy
-        self.level = "easy" if easy else "normal"
-        self.rng = Rng(seed)
-        self.solver = None      # Normal's endgame solver, made at its first two-handed decision
-        self.work = 0           # endgame solver nodes of the last decision
-
-    def choose(self, view, clock=None, deadline=None):
-        if self.easy or view.rules.game in TEAM_GAMES:      # no endgame to solve
-            return decide(view, self.easy, None, self.rng)
-        if self.solver is None:
-            from shared_rules.ai.solver import Solver
-            self.solver = Solver(64)
-        self.solver.nodes = 0
-        a = decide(view, False, self.solver, self.rng, clock, deadline)
-        self.work = self.solver.nodes
-        return a
-
-    def hint(self, view):
-        return hint(self, view)
-
-
-def hint(player, view):
-    """(action, one-line reason) for `player` in `view`."""
-    if view.rules.game in TEAM_GAMES:
-        return _team().hint(view)
-    from shared_rules.ai.hints import reason
-    a = player.choose(view)
-    return a, reason(view, a)
-
-
-def _team():
-    from shared_rules.ai import team_greedy      # loaded only for the team games
-    return team_greedy
+def choose(player, view, clock=None, deadline=None):
+    """The move of `player` (a shared_rules.ai.Normal: Easy or Normal) in a two- or
+    three-handed deal."""
+    if player.easy:                                         # no endgame to solve
+        return decide(view, True, None, player.rng)
+    if player.solver is None:
+        from shared_rules.ai.solver import Solver
+        player.solver = Solver(64)
+    player.solver.nodes = 0
+    a = decide(view, False, player.solver, player.rng, clock, deadline)
+    player.work = player.solver.nodes
+    return a
 
 
 # ---- the greedy decision -------------------------------------------------------------------
@@ -105,8 +78,6 @@ def decide(view, easy, solver, rng, clock=None, deadline=None):
     legal = view.legal
     if not legal:
         return None
-    if view.rules.game in TEAM_GAMES:
-        return _team().choose(view)
     if view.to_act != view.seat:
         if CLOSE in legal and should_close(view, easy):
             return CLOSE
