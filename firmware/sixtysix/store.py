@@ -25,7 +25,7 @@ short by the power (dropped quietly), any other is damage (reported). `nvm`: any
 with len() and slice assignment (microcontroller.nvm, tools.flashnvm.FlashNVM), or None.
 """
 
-from sixtysix.crc import crc8, crc16, CHECK1
+from sixtysix.crc import crc8, crc16
 
 MAGIC = b"6L"
 VERSION = 4         # 1 and 2 rewrote fixed records in place (sixtysix.oldsave reads them)
@@ -179,116 +179,10 @@ class Store:
         self.dirty = False      # the next write must rewrite the area (one erase)
         self.gathering = None   # a rewrite's archive being gathered (tidy): (records, kept, steps)
         if self.nvm is not None:
-            self.read(self.nvm[0:self.area])
-
-    # ---- reading --------------------------------------------------------------------
-
-    def read(self, raw):
-        end = len(raw)
-        if raw[0:2] != MAGIC:
-            if raw.count(b"\xff") == end:
-                return
-            self.blank = False
-            self.dirty = True
-            if raw[0:2] == b"66" or raw[0:2] == b"\xff\xff" and raw[64:66] == b"66":
-                self.legacy = raw
-            else:
-                self.problem = LOST if raw[0] == MAGIC[0] and raw[1:].count(b"\xff") == end - 1 \
-                    else DAMAGED
-            return
-        self.blank = False
-        version = raw[2]
-        head = HEAD if version == VERSION else HEAD - 2
-        if raw[head - 1] == 0xFF or version == 0xFF:    # the header itself was cut short
-            self.dirty = True
-            self.problem = LOST
-            return
-        if version != VERSION and version != LOGGED:
-            self.dirty = True
-            self.problem = NEWER if version > VERSION else DAMAGED
-            return
-        image = raw[3] | raw[4] << 8
-        archive = raw[5] | raw[6] << 8 if version == VERSION else 0
-        if image < head or image + archive > end:
-            self.dirty = True
-            self.problem = DAMAGED
-            return
-        self.first = i = head
-        self.archive_at = image
-        self.log_at = image + archive
-        check = CHECK1
-        while i < end and (raw[i] != 0xFF or i == image and archive):
-            if i == image and archive:      # the archive: read only when a rewrite keeps it
-                i += archive
-                archive = 0
-                continue
-            h = raw[i]
-            if h <= LAST_ACTION and i + 1 < end and check[h] == raw[i + 1] and self.records:
-                self.records.append(h)                  # the common record, read fast
-                self.records.append(raw[i + 1])
-                self.slept = -1
-                i += 2
-                continue
-            n = size(raw, i)
-            known = n != 0 and i + n <= end
-            if known and complete(raw, i, n) and self.take(raw[i:i + n]):
-                i += n
-                continue
-            self.dirty = True
-            if known and raw.count(b"\xff", i + n) == end - i - n:
-                break                   # the last write, cut short by the power: dropped
-            if not known:               # nothing after it can be read
-                self.lose_match()
-                break
-            # damage: what this record held is lost, the records after it stand
-            if raw[i] == SETTINGS:
-                self.settings = None
-                self.settings_lost = True
-            elif raw[i] != SLEPT:
-                self.lose_match()
-            i += n
-        else:
-            if raw.count(b"\xff", i) != end - i:       # bytes after the end of the log
-                self.dirty = True
-                self.lose_match()
-        self.end = i
-        if i < image:                   # the image was cut short: write a whole one again
-            self.dirty = True
-            if self.problem is None:
-                self.problem = LOST
-
-    def lose_match(self):
-        """A damaged record of the match: the match is ignored until a new deal starts."""
-        self.problem = DAMAGED
-        self.records = bytearray()
-        self.over = False
-        self.broken = True
-
-    def take(self, rec):
-        """Apply one complete record to the state; False if it cannot stand here."""
-        h = rec[0]
-        if h == SLEPT:
-            self.slept = rec[1]
-            return True
-        self.slept = -1
-        if h == SETTINGS:
-            self.settings = bytes(rec[2:-2])
-            self.settings_lost = False
-            self.counted = []
-        elif h == DEAL or h == LINKED:
-            self.records = bytearray(rec if h == DEAL or rec[1] else b"")     # LINKED, n = 0: left
-            self.over = False
-            self.broken = False
-        elif not self.records:
-            return self.broken          # an action of a damaged deal, or before any deal
-        else:
-            self.records.extend(rec)
-            if FLAGGED <= h < DEAL:
-                if h & COUNTED:
-                    self.counted.append(h & 15)
-                if h & OVER:
-                    self.over = True
-        return True
+            import sixtysix
+            from sixtysix import storeread
+            storeread.read(self, self.nvm[0:self.area])
+            sixtysix.forget("storeread")    # (once a power-on: its code leaves the heap)
 
     def in_progress(self):
         """True if a match can be continued (as far as the log tells)."""
