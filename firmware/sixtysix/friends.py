@@ -40,9 +40,11 @@ def open(app, name):
 # answers a key or waits for one); at a linked match's table, the table and the match's
 # own engine and computer (sixtysix.loading.needs, as the title loads them; start_linked
 # forgets what that match does not use).
-SESSION = ("sixtysix.crc", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed", "shared_rules.match",
-           "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
-           "sixtysix.linkmatch", "sixtysix.linksession")
+SESSION = ("sixtysix.crc", "sixtysix.link", "shared_rules.match", "sixtysix.linkterms", "sixtysix.linkplay",
+           "sixtysix.linkheard", "sixtysix.linkmatch", "sixtysix.linksession")
+# The set-up's steps and the fair seed: the link screen's, and a session's that is made
+# or rebuilt; an agreed match's table loads without them (drop_set_up).
+SETUP = ("sixtysix.sha256", "sixtysix.fairseed", "sixtysix.linkhandshake")
 SCREEN = ("sixtysix.linkscreen", "shared_rules.family", "shared_rules.view", "shared_rules.deal",
           "shared_rules.team")
 # What a linked table loads that the link screen does not, in groups in import order:
@@ -112,14 +114,16 @@ def ahead(app, name):
 
 
 def drop_set_up(app):
-    """Before a linked match's table modules come: the link screen's module and the
-    engine of the games the agreed one is not (the link screen loaded every game's). On
-    the real firmware, beside them the table's loading left 6.5 KB free. (The match's own
-    engine stays: its deal holds it.)"""
+    """Before a linked match's table modules come: the link screen's module, the set-up's
+    steps and the fair seed once the match is agreed, and the engine of the games the
+    agreed one is not (the link screen loaded every game's). On the real firmware, beside
+    them the table's loading left 6.5 KB free. (The match's own engine stays: its deal
+    holds it.)"""
     import sixtysix
     s = app.session
     gone = ["linkscreen"]
     if s is not None and s.match is not None:
+        gone += SETUP
         gone += ["shared_rules.view", "shared_rules.deal"] if hasattr(s.match.deal, "trick") \
             else ["shared_rules.team"]
     sixtysix.forget(*gone)
@@ -133,7 +137,8 @@ def missing(app, name):
         return None if "sixtysix.seats" in sys.modules else "sixtysix.seats"
     if name not in ("link", "linkgame", "linked"):
         return None
-    want = SESSION + ahead(app, name) + (SCREEN if name == "link" else ("sixtysix.loading",))
+    setup = SETUP if name == "link" or app.session is None else ()
+    want = SESSION + setup + ahead(app, name) + (SCREEN if name == "link" else ("sixtysix.loading",))
     if app.link_port is None and app.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
     if app.session is None:
