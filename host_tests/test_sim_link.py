@@ -555,3 +555,33 @@ def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeyp
     assert not wrong, wrong
     assert {"sixtysix.linkmatch", "sixtysix.linkrestore", "sixtysix.linktable", "shared_rules.ai.normal"} <= \
         {m for f in compiled for m in f[3]}
+
+
+def test_the_link_screen_shows_a_change_a_part_a_frame():
+    """An offer arriving changes the state's line, the offer's three lines and the menu:
+    the menu comes first (the answer to a key, when a key made the change), then a line
+    a frame; on the real firmware all of them in one frame drew 89 ms."""
+    pair = Cable(5)
+    pair.boot()
+    pair.settle()
+    for k in (0, 1):
+        pair.to_link_screen(k)
+    pair.wait(1500)
+    scr = pair.devices[1].app.screen
+    tick = scr.tick
+    seen = []
+
+    def noting(role):
+        out = tick(role)
+        seen.append(([lab.text for lab in scr.texts], scr.menu))
+        return out
+
+    scr.tick = noting
+    pair.press(0, "ok")                         # device a offers its settings
+    pair.wait(1500)
+    changes = [[i for i in range(len(a[0])) if a[0][i] != b[0][i]] + (["menu"] if a[1] is not b[1] else [])
+               for a, b in zip(seen, seen[1:])]
+    changed = [c for c in changes if c]
+    assert changed[0] == ["menu"] and len(changed) == 5, changed     # the state's line, the offer's three
+    assert all(len(c) == 1 for c in changed), changed
+    assert scr.shown[0][0].endswith("offers a match") and scr.menu.items[0] == "Accept"

@@ -47,9 +47,12 @@ class LinkScreen:
         self.menu = None
         self.acts = None
         self.shown = None
+        self.todo = []                  # changes to show, one a frame: (Label, text) or (choices, acts)
         self.notice = app.notice        # why there is no link, or a damaged save
         app.notice = ""
         self.update()
+        while self.todo:                # (not drawn yet: all at once)
+            self.show_next()
 
     def items(self):
         """(labels, what each does) for the state now."""
@@ -68,7 +71,9 @@ class LinkScreen:
         return ["Back"], ["title"]
 
     def update(self):
-        """Show the state, its details and its choices when any of them changed."""
+        """What the screen should show now (the state, its details and its choices), when
+        any of it changed: queued, and the first of it done (the menu, then a line a
+        frame: on the real firmware all of it in one frame drew 89 ms)."""
         s = self.s
         chars = self.texts[0].chars
         if s is None:
@@ -86,21 +91,30 @@ class LinkScreen:
                 details.append("This device: " + s.link.name)
         labels, acts = self.items()
         shown = (lines, details, labels)
-        if shown == self.shown:
+        if shown != self.shown:
+            self.shown = shown
+            texts = lines[:LINES] + [""] * (LINES - len(lines)) + details[:DETAILS] + [""] * DETAILS
+            self.todo = [(lab, texts[i]) for i, lab in enumerate(self.texts) if lab.text != texts[i]]
+            if labels != (self.menu.items if self.menu is not None else None):
+                self.todo.insert(0, (labels, acts))
+            else:
+                self.acts = acts
+        if self.todo:
+            self.show_next()
+
+    def show_next(self):
+        """The next change queued: a line's text, or the menu made again for new choices."""
+        what, then = self.todo.pop(0)
+        if isinstance(what, ui.Label):
+            what.set(then)
             return
-        self.shown = shown
-        lines = lines[:LINES] + [""] * LINES
-        details = details[:DETAILS] + [""] * DETAILS
-        for i, lab in enumerate(self.texts):
-            lab.set(lines[i] if i < LINES else details[i - LINES])
-        if labels != (self.menu.items if self.menu is not None else None):
-            if self.menu is not None:
-                ui.drop(self.group, self.menu_group)
-            self.menu_group = displayio.Group()
-            self.menu = ui.ListWidget(self.menu_group, labels, 6, self.menu_y, self.app.width // 2 + 20, self.row)
-            self.group.append(self.menu_group)
-            ui.arrive(self.menu_group)
-        self.acts = acts
+        if self.menu is not None:
+            ui.drop(self.group, self.menu_group)
+        self.menu_group = displayio.Group()
+        self.menu = ui.ListWidget(self.menu_group, what, 6, self.menu_y, self.app.width // 2 + 20, self.row)
+        self.group.append(self.menu_group)
+        ui.arrive(self.menu_group)
+        self.acts = then
 
     def tick(self, role):
         s = self.s
