@@ -288,3 +288,39 @@ def test_the_heap_is_collected_after_an_answer_not_while_a_key_waits(monkeypatch
     sim.press("menu")                               # a box comes: its frames, then one more
     sim.wait(500)
     assert len(calls) == 2
+
+
+def test_labels_share_a_palette_per_colour():
+    """Every label of a colour draws with one shared palette (a palette each cost 64 bytes
+    of heap a label on the real firmware): on the title, at the table and in a box, with
+    the menu's bar recolouring the line it moves to and the one it left."""
+    import displayio
+    sim = Sim("pico_display_pack")
+    sim.boot()
+    sim.settle()
+    from sixtysix import ui
+
+    def palettes():
+        found = {}
+
+        def walk(g):
+            for layer in g:
+                if isinstance(layer, displayio.Group):
+                    walk(layer)
+                elif isinstance(layer, displayio.TileGrid) and layer.bitmap is ui._font[0]:
+                    found.setdefault(layer.pixel_shader[1], set()).add(id(layer.pixel_shader))
+        walk(sim.display.root_group)
+        assert found
+        return found
+
+    title = sim.app.screen
+    sim.press("right")                          # the bar to the next line: both recoloured
+    assert title.menu.labels[1].tiles.pixel_shader is ui.ink(ui.INK)
+    assert title.menu.labels[0].tiles.pixel_shader is ui.ink(title.menu.color)
+    sim.press("left")
+    sim.press("ok")                             # New match
+    assert all(len(ids) == 1 for ids in palettes().values())
+    sim.press("menu")                           # the action menu over the table
+    assert sim.app.screen.overlay is not None
+    shown = palettes()
+    assert all(len(ids) == 1 for ids in shown.values()) and len(shown) >= 3, shown

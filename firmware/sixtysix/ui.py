@@ -51,6 +51,23 @@ def palette(color):
     return p
 
 
+_inks = {}
+
+
+def ink(color):
+    """A text palette (0 see-through, 1 `color`), shared per colour: one a label cost 64
+    bytes of heap each on the real firmware, a box's labels and the table's together
+    ~1 KB."""
+    p = _inks.get(color)
+    if p is None:
+        p = displayio.Palette(2)
+        p[0] = 0
+        p.make_transparent(0)
+        p[1] = color
+        _inks[color] = p
+    return p
+
+
 def rect(x, y, w, h, color):
     """A filled rectangle, parked PARK up and left of its place until it arrives (arrive)."""
     return vectorio.Rectangle(pixel_shader=palette(color), x=x - PARK, y=y - PARK, width=w, height=h)
@@ -121,11 +138,7 @@ class Label:
 
     def __init__(self, s, x, y, color=WHITE, scale=1, chars=0):
         self.chars = n = max(chars, len(s), 1)
-        self.palette = p = displayio.Palette(2)
-        p[0] = 0
-        p.make_transparent(0)
-        p[1] = color
-        self.tiles = displayio.TileGrid(_font[0], pixel_shader=p, width=n, height=1,
+        self.tiles = displayio.TileGrid(_font[0], pixel_shader=ink(color), width=n, height=1,
                                         tile_width=CHAR_W, tile_height=LINE_H, default_tile=0)
         if scale > 1:
             self.view = displayio.Group(scale=scale, x=x, y=y)
@@ -136,6 +149,12 @@ class Label:
             self.view = self.tiles
         self.text = ""
         self.set(s)
+
+    def recolor(self, color):
+        """Its text in `color` (redrawn only if that changes it)."""
+        p = ink(color)
+        if self.tiles.pixel_shader is not p:
+            self.tiles.pixel_shader = p
 
     def set(self, s):
         if s == self.text:
@@ -202,10 +221,10 @@ class ListWidget:
             group.append(lab.view)
             self.labels.append(lab)
         self.color = color
-        self.labels[0].palette[1] = INK     # the bar is on the first line (and parked: rect)
+        self.labels[0].recolor(INK)         # the bar is on the first line (and parked: rect)
 
     def select(self, i):
-        self.labels[self.index].palette[1] = self.color
+        self.labels[self.index].recolor(self.color)
         self.index = i % len(self.items)
         bar = self.bar
         y = self.y + self.index * self.row_h
@@ -233,7 +252,7 @@ class ListWidget:
         bar.y = self.y + self.index * self.row_h
         bar.height = self.row_h
         set_hidden(bar, False)
-        self.labels[self.index].palette[1] = INK
+        self.labels[self.index].recolor(INK)
         return False
 
     def relabel(self, i, s):
