@@ -585,3 +585,37 @@ def test_the_link_screen_shows_a_change_a_part_a_frame():
     assert changed[0] == ["menu"] and len(changed) == 5, changed     # the state's line, the offer's three
     assert all(len(c) == 1 for c in changed), changed
     assert scr.shown[0][0].endswith("offers a match") and scr.menu.items[0] == "Accept"
+
+
+def test_an_offer_answers_its_key_before_its_commitment(monkeypatch):
+    """OK on "Offer" takes the menu off in the key's own frame and makes the offer's
+    SHA-256 commitment (~100 ms on the board) in the next: on the real firmware the key
+    waited 136 ms for its first change."""
+    pair = Cable(6)
+    pair.boot()
+    pair.settle()
+    for k in (0, 1):
+        pair.to_link_screen(k)
+    pair.wait(1500)
+    scr = pair.devices[0].app.screen
+    tick = scr.tick
+    frames = []
+    gone = []
+
+    def noting(role):
+        frames.append(role)
+        out = tick(role)
+        if scr.menu is None and not gone:
+            gone.append(len(frames))
+        return out
+
+    fairseed = sys.modules["sixtysix.linkhandshake"].fairseed     # (the one the set-up uses)
+    real = fairseed.commitment
+    made = []
+    monkeypatch.setattr(scr, "tick", noting)
+    monkeypatch.setattr(fairseed, "commitment", lambda v: made.append(len(frames)) or real(v))
+    pair.press(0, "ok")
+    pair.wait(1500)
+    assert gone and frames[gone[0] - 1] == "ok"          # the menu went in the key's frame
+    assert made and made[0] == gone[0] + 1              # the commitment in the next
+    assert scr.menu.items[0] == "Withdraw the offer"

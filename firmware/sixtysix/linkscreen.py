@@ -48,6 +48,7 @@ class LinkScreen:
         self.acts = None
         self.shown = None
         self.todo = []                  # changes to show, one a frame: (Label, text) or (choices, acts)
+        self.doing = None               # "propose" or "accept" chosen, done in the next frame
         self.notice = app.notice        # why there is no link, or a damaged save
         app.notice = ""
         self.update()
@@ -122,17 +123,27 @@ class LinkScreen:
             return "linkgame"
         if role == "menu":
             return "title"
+        if self.menu is None:
+            # an offer or acceptance chosen in the last frame, whose drawing was the menu
+            # going: its SHA-256 commitment (~100 ms on the board) is this frame's work
+            if self.doing == "propose":
+                s.propose(self.app.settings.rules(), self.app.settings.get("counting"))
+            else:
+                s.accept()
+            self.update()
+            return None
         i = self.menu.handle(role)
         if i is not None:
             act = self.acts[i]
             if act == "title":
                 return "title"
             self.notice = ""
-            if act == "propose":
-                s.propose(self.app.settings.rules(), self.app.settings.get("counting"))
-            elif act == "accept":
-                s.accept()
-            else:
+            if act == "leave":
                 s.leave()
+            else:
+                self.doing = act
+                ui.drop(self.group, self.menu_group)
+                self.menu = None
+                return None
         self.update()
         return None
