@@ -291,8 +291,8 @@ def test_the_heap_is_collected_after_an_answer_not_while_a_key_waits(monkeypatch
 
 
 def test_labels_share_a_palette_per_colour():
-    """Every label of a colour draws with one shared palette (a palette each cost 64 bytes
-    of heap a label on the real firmware): on the title, at the table and in a box, with
+    """Every label of a colour draws with one shared palette (a palette each was two more
+    heap allocations a label): on the title, at the table and in a box, with
     the menu's bar recolouring the line it moves to and the one it left."""
     import displayio
     sim = Sim("pico_display_pack")
