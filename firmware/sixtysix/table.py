@@ -252,7 +252,7 @@ class Table:
                 self.moves = []
                 self.waiting = [None] * frames     # empty frames
             return
-        cw, ch = self.lay.cw, self.lay.ch
+        ch = self.lay.ch
         moves = []
         for c, to_xy, dim, via in targets:
             t = self.cards[c]

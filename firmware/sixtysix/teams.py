@@ -7,7 +7,6 @@ Loaded only for three-handed, four-handed and North American matches.
 from shared_rules import cards
 from shared_rules.actions import BID, PASS
 from sixtysix.game import pad
-from sixtysix import ui
 
 def columns(game):
     """Header, games and tricks, one column per score (player or partnership)."""
