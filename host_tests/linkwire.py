@@ -21,6 +21,7 @@ setup_paths()
 from shared_rules.actions import BID, CLOSE, DECLARE  # noqa: E402
 from shared_rules.errors import IllegalMove  # noqa: E402
 from sixtysix import linkmatch as lm  # noqa: E402
+from sixtysix.linksession import restore  # noqa: E402
 from sixtysix.link import Link, VERSION  # noqa: E402
 from sixtysix.store import Store  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
@@ -148,7 +149,7 @@ class Device:
         self.link = Link(self.port, self.device_id, self.name, self.entropy, self.version)
         self.pending = []
         self.store = Store(self.nvm)
-        self.session = lm.restore(self.store, self.link, self.entropy)
+        self.session = restore(self.store, self.link, self.entropy)
         self.boots += 1
 
     def power_cut(self):
@@ -160,7 +161,7 @@ class Device:
 
     def reloaded(self):
         """The session a restart would find in the nvm now."""
-        return lm.restore(Store(self.nvm), self.link, self.entropy)
+        return restore(Store(self.nvm), self.link, self.entropy)
 
     def save(self):
         """As the firmware must: whenever the session changed, before its next poll."""

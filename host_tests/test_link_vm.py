@@ -16,6 +16,7 @@ DEVICES = r'''
 import gc, json, random
 from sixtysix.link import Link
 from sixtysix import linkmatch as lm
+from sixtysix.linksession import restore
 from sixtysix.store import Store
 from shared_rules.rules import Rules
 random.seed(5)
@@ -68,7 +69,7 @@ class Dev:
     def boot(self):
         self.link = Link(self.end, self.ident, self.name, entropy)
         self.store = Store(self.nvm)
-        self.s = lm.restore(self.store, self.link, entropy)
+        self.s = restore(self.store, self.link, entropy)
         self.boots += 1
 
     def apply(self, action, seat):

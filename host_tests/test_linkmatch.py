@@ -14,6 +14,7 @@ from shared_rules.family import new_match
 from shared_rules.rules import Rules
 from sixtysix import fairseed, store
 from sixtysix import linkmatch as lm
+from sixtysix import linksession
 from sixtysix.linkterms import ACTIONS
 from sixtysix.link import TIMEOUT, VERSION, put16
 
@@ -325,7 +326,7 @@ def test_logs_that_disagree_stop_both_devices_and_are_not_merged():
     edited.start_deal(st.header(store.LINKED), store.LINKED)
     for seat, action in moves[:-1]:
         edited.action(seat, action)
-    m = lm.restore(edited, b.link, b.entropy).match
+    m = linksession.restore(edited, b.link, b.entropy).match
     if m.deal.ended:
         m.next_deal()
     d = m.deal

@@ -95,8 +95,9 @@ class Cable(LinkedPair):
 def final(pair, k, sessions):
     """What device k ends with: its log, its match, and what its save log holds
     (`sessions`: play's)."""
+    from sixtysix import linksession
     s = sessions[k]
-    again = lm.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
+    again = linksession.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
     return bytes(s.log), s.match.to_dict(), record.to_record(s.match.deal), bytes(again.log)
 
 
@@ -287,7 +288,7 @@ def test_the_computer_of_a_linked_match_plays_normal_at_most():
 
 def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_it_again():
     """Link play's session and modules (~21 KB) leave the heap when a match that is not
-    linked starts (sixtysix.linkmatch.drop), once the other device has been told this one left the
+    linked starts (sixtysix.linksession.drop), once the other device has been told this one left the
     linked match; choosing link play again reconnects on the port built the first time."""
     pair = Cable(11)
     pair.boot()

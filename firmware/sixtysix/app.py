@@ -102,7 +102,7 @@ class App:
         self.entropy = entropy
         self.link_port = link
         self.port = None        # ... the port it built, kept once built (its pins stay taken)
-        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linkmatch.drop)
+        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linksession.drop)
         self.sync = None        # ... and linkmatch.sync, which saves it
         self.named = 0          # groups of a linked table's names made (sixtysix.friends.AHEAD)
         self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
@@ -308,8 +308,8 @@ class App:
             gone.append("passplay")         # (loaded for a pass-and-play set-up left)
         sixtysix.forget(*gone)
         if session is None and self.session is not None:
-            from sixtysix import linkmatch      # (loaded: the session is its)
-            linkmatch.drop(self)    # before the table is built (on the real firmware, link
+            from sixtysix.linksession import drop
+            drop(self)              # before the table is built (on the real firmware, link
             # play's modules beside a pass-and-play table at Hard ran the heap out)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
@@ -329,8 +329,8 @@ class App:
         # what the title still had to do for its other choices
         self.warm = [n for n in need if n not in sys.modules]
         if session is None and self.session is not None:    # (the drop above waits for the
-            from sixtysix import linkmatch      # link to say its last: again, in the new warm)
-            self.warm.insert(0, lambda: linkmatch.drop(self))
+            from sixtysix.linksession import drop       # link to say its last: again, in
+            self.warm.insert(0, lambda: drop(self))     # the new warm)
 
     # ---- the match and its save -----------------------------------------------------
 

@@ -254,35 +254,3 @@ def asked(st):
             out = r[i + 1] | r[i + 2] << 8
         i += size(r, i)
     return out
-
-
-def restore(st, link, entropy):
-    """The session of the linked match in `st` (a fresh one if there is none); ValueError
-    when the save makes no sense."""
-    h = st.header(LINKED)
-    return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
-
-
-def drop(app):
-    """Link play's session and modules (~21 KB) leave the heap while a match that is not
-    linked plays (App.start), or the title waits (sixtysix.loading), so that Hard's
-    search fits; with them the screens that hold them (else link play, chosen again,
-    would load second copies beside them). Once the link has told the other device what
-    it still had to (leaving a linked match, its last moves), or is down; at once if
-    there is no session (no link port: the screen said so). A finished match whose last
-    moves wait for the cable stays (choosing link play again would not rebuild it: the
-    store's linked()). The port stays; choosing link play again makes a new session on it
-    (sixtysix.friends)."""
-    s = app.session
-    if app.name == "link" or (s is not None and s.in_match()):
-        return                                  # in use again meanwhile
-    if s is not None and s.link.out:
-        if s.link.up():
-            app.warm.insert(0, lambda: drop(app))   # again in the next frame
-            return
-        if s.match is not None:
-            return                              # its last moves wait for the cable
-    app.session = app.sync = None
-    import sixtysix
-    sixtysix.forget("linkscreen", "linktable", "linkmatch", "linkheard", "linkplay", "linkhandshake",
-                    "linkterms", "linkrestore", "linksession", "link", "fairseed", "sha256")

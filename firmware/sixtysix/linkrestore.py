@@ -1,4 +1,4 @@
-"""A linked match rebuilt from its save (sixtysix.linkmatch.restore): the header, the
+"""A linked match rebuilt from its save (sixtysix.linksession.restore): the header, the
 moves replayed, a close asked for. Needed only to restore: forgotten once the match
 plays (sixtysix.linksession.start_linked).
 """

@@ -1,7 +1,9 @@
 """Link play's session for the app: made (the port built the first time, the device's
 id drawn the first time ever, a saved linked match restored) when link play is chosen
-or a linked match continued, and the linked match's table started. Loaded with the
-session's modules (sixtysix.friends.load) and forgotten once the table opens.
+or a linked match continued, the linked match's table started, and the session dropped
+when it is done with. Loaded with the session's modules (sixtysix.friends.load),
+forgotten once the table opens, loaded again to drop the session: none of it is a
+linked table's.
 """
 import sixtysix
 
@@ -31,7 +33,7 @@ def level(app):
 def link_session(app):
     """The app's link play session: made when link play is chosen or a linked match
     continued (the port is built the first time, and kept), and kept until a match that
-    is not linked starts (sixtysix.linkmatch.drop). None when this device has no link port
+    is not linked starts (drop). None when this device has no link port
     (app.notice says why). The first time ever, the device draws its id, and a name by
     it unless one was chosen in the settings."""
     if app.session is None:
@@ -61,7 +63,7 @@ def link_session(app):
             st.save(app.store)
         link = Link(port, st.device_id, st.get("name"), app.entropy)
         try:
-            app.session = linkmatch.restore(app.store, link, app.entropy) if app.store.linked() \
+            app.session = restore(app.store, link, app.entropy) if app.store.linked() \
                 else linkmatch.LinkedMatch(link, app.entropy)
         except ValueError:
             app.session = linkmatch.LinkedMatch(link, app.entropy)
@@ -88,3 +90,36 @@ def start_linked(app, fresh):
         return
     sixtysix.forget("linkrestore", "linksession", "linkhandshake", "fairseed", "sha256")  # (rebuilt, made, set up)
     app.start(s.match, level(app), fresh and not s.count(), session=s)
+
+
+def restore(st, link, entropy):
+    """The session of the linked match in `st` (a fresh one if there is none); ValueError
+    when the save makes no sense."""
+    from sixtysix.linkmatch import LinkedMatch, asked
+    from sixtysix.store import LINKED
+    h = st.header(LINKED)
+    return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
+
+
+def drop(app):
+    """Link play's session and modules (~21 KB) leave the heap while a match that is not
+    linked plays (App.start), or the title waits (sixtysix.loading), so that Hard's
+    search fits; with them the screens that hold them (else link play, chosen again,
+    would load second copies beside them). Once the link has told the other device what
+    it still had to (leaving a linked match, its last moves), or is down; at once if
+    there is no session (no link port: the screen said so). A finished match whose last
+    moves wait for the cable stays (choosing link play again would not rebuild it: the
+    store's linked()). The port stays; choosing link play again makes a new session on it
+    (sixtysix.friends)."""
+    s = app.session
+    if app.name == "link" or (s is not None and s.in_match()):
+        return                                  # in use again meanwhile
+    if s is not None and s.link.out:
+        if s.link.up():
+            app.warm.insert(0, lambda: drop(app))   # again in the next frame
+            return
+        if s.match is not None:
+            return                              # its last moves wait for the cable
+    app.session = app.sync = None
+    sixtysix.forget("linkscreen", "linktable", "linkmatch", "linkheard", "linkplay", "linkhandshake",
+                    "linkterms", "linkrestore", "linksession", "link", "fairseed", "sha256")

@@ -88,9 +88,9 @@ def begin(app):
     sixtysix.forget(*SCREENS)
     if app.session is None or not app.session.in_match():
         sixtysix.forget("seats", "passplay")
-        linkmatch = sys.modules.get("sixtysix.linkmatch")
-        if linkmatch is not None:
-            app.warm.append(lambda: linkmatch.drop(app))
+        if "sixtysix.linkmatch" in sys.modules:
+            from sixtysix.linksession import drop
+            app.warm.append(lambda: drop(app))
     if st.dirty and st.problem != store.NEWER:
         app.warm.append(st.rewrite)
     app.warm.append(lambda: plan(app, title))

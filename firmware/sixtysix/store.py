@@ -197,7 +197,7 @@ class Store:
     def linked(self):
         """The header of the linked match to rebuild when link play is chosen (one set up
         or playing), else None: a finished one is not rebuilt (the link screen would only
-        leave it, and the other device had its moves: sixtysix.linkmatch.drop)."""
+        leave it, and the other device had its moves: sixtysix.linksession.drop)."""
         return None if self.over else self.header(LINKED)
 
     def actions(self):
