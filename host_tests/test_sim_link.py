@@ -53,6 +53,12 @@ class Cable(LinkedPair):
         self.press(k, "ok")             # "Link cable"
         assert self.screen(k) == "LinkScreen"
 
+    def on_link_screens(self):
+        """Both devices from the title to the link screen, connected to each other."""
+        for k in (0, 1):
+            self.to_link_screen(k)
+        self.wait(1500)
+
     def set_rules(self, k, rules):
         """Settings on device k: the rule set (keys, as a person would)."""
         self.choose(k, "settings")
@@ -565,9 +571,7 @@ def test_the_link_screen_shows_a_change_a_part_a_frame():
     pair = Cable(5)
     pair.boot()
     pair.settle()
-    for k in (0, 1):
-        pair.to_link_screen(k)
-    pair.wait(1500)
+    pair.on_link_screens()
     scr = pair.devices[1].app.screen
     tick = scr.tick
     seen = []
@@ -595,9 +599,7 @@ def test_an_offer_answers_its_key_before_its_commitment(monkeypatch):
     pair = Cable(6)
     pair.boot()
     pair.settle()
-    for k in (0, 1):
-        pair.to_link_screen(k)
-    pair.wait(1500)
+    pair.on_link_screens()
     scr = pair.devices[0].app.screen
     tick = scr.tick
     frames = []

@@ -82,12 +82,14 @@ def read(st, raw):
         if st.problem is None:
             st.problem = LOST
 
+
 def lose_match(st):
     """A damaged record of the match: the match is ignored until a new deal starts."""
     st.problem = DAMAGED
     st.records = bytearray()
     st.over = False
     st.broken = True
+
 
 def take(st, rec):
     """Apply one complete record to the state; False if it cannot stand here."""

@@ -55,9 +55,9 @@ _inks = {}
 
 
 def ink(color):
-    """A text palette (0 see-through, 1 `color`), shared per colour: one a label cost 64
-    bytes of heap each on the real firmware, a box's labels and the table's together
-    ~1 KB."""
+    """A text palette (0 see-through, 1 `color`), shared per colour: one a label was two
+    more heap allocations a label (the palette and its colours), and a box and the table
+    hold a few dozen labels."""
     p = _inks.get(color)
     if p is None:
         p = displayio.Palette(2)
