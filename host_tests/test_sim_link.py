@@ -99,12 +99,12 @@ class Cable(LinkedPair):
 
 
 def final(pair, k, sessions):
-    """What device k ends with: its log, its match, and what its save log holds
+    """What device k ends with: its log (moves, CRC), its match, and what its save log holds
     (`sessions`: play's)."""
     from sixtysix import linksession
     s = sessions[k]
     again = linksession.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
-    return bytes(s.log), s.match.to_dict(), record.to_record(s.match.deal), bytes(again.log)
+    return (s.count(), s.crc), s.match.to_dict(), record.to_record(s.match.deal), (again.count(), again.crc)
 
 
 def play(pair, rng, faults=True, limit=6000):

@@ -5,7 +5,6 @@ and a close it asks for, its proposal, acceptance, reveal, leaving or disagreeme
 set-up's steps are sixtysix.linkhandshake's, loaded while a match is set up).
 """
 from shared_rules.actions import CLOSE
-from sixtysix.crc import crc16
 from sixtysix.link import MAX_PAYLOAD, put16, u16, u32
 from sixtysix.linkplay import Play
 from sixtysix.linkterms import STATUS, PROPOSE, ACCEPT, REVEAL, ACTIONS, REQUEST, LEAVE, DISAGREE, \
@@ -105,8 +104,13 @@ class Heard(Play):
         """Both play this match: the one ahead sends what the other lacks."""
         self.peer_count = count
         mine = self.count()
-        if count <= mine and (crc16(self.log[:2 * count]) if count < mine else self.crc) != crc:
-            why = "the two devices disagree about this match (moves: " + str(mine) + " and " + str(count) + ")"
+        if count > mine:
+            return
+        ours = self.crc_at(count)
+        if ours != crc:
+            moves = " (moves: " + str(mine) + " and " + str(count) + ")"
+            why = ("the two devices disagree about this match" if ours is not None
+                   else "one device is too far behind to catch up") + moves
             self._stop("The devices stopped: " + why, why)
         elif count < mine:
             self._send_actions(count)
@@ -120,7 +124,7 @@ class Heard(Play):
             i = index + k
             seat, action = pairs[2 * k], pairs[2 * k + 1]
             if i < base:
-                same = self.log[2 * i] == seat and self.log[2 * i + 1] == action
+                same = self.move(i) in (None, (seat, action))    # (gone: the CRCs compare it)
             elif i < base + len(self.inbox):
                 e = self.inbox[i - base]
                 same = e[0] == seat and e[1] == action
@@ -153,7 +157,10 @@ class Heard(Play):
             end = min(n, start + per)
             out = bytearray((ACTIONS,))
             put16(out, start)
-            out.extend(self.log[2 * start:2 * end])
+            for i in range(start, end):
+                seat, action = self.move(i)
+                out.append(seat)
+                out.append(action)
             self.link.send(out)
             start = end
 

@@ -16,8 +16,9 @@ anything illegal stops the match on both devices with a message. Scores are neve
 sent: each device computes them from the log, so a false 66 cannot be claimed.
 
 Resume: after every link-up both devices exchange STATUS (how many actions, CRC of the
-log). The one behind receives the missing actions; logs that disagree on their common
-part stop the match ("mismatch"); nothing is merged.
+log). The one behind receives the missing actions from the last WINDOW the other keeps;
+logs that disagree on their common part, or a device further behind, stop the match;
+nothing is merged.
 
 Contract with the screens (sixtysix.game, sixtysix.linkscreen):
 - poll(now) every pass; state() and message() say what to show;
@@ -36,6 +37,7 @@ for is an ASKED record; restore() rebuilds the session from them.
 from sixtysix.store import LINKED, ASKED, size, small
 from sixtysix.link import CLASH, put16, put32
 from sixtysix.linkheard import Heard
+from sixtysix.linkplay import WINDOW
 # (the phases, holders and states the screens read as linkmatch's too)
 from sixtysix.linkterms import NONE, PROPOSED, ACCEPTED, REVEALED, PLAYING, PROPOSER, ACCEPTER, COMPUTER, \
     CONNECTING, WAITING, VERSION, IDLE, OFFER, PROPOSING, SHUFFLING, PLAYING_NOW, OVER, STOPPED, FORMAT, MAGIC, \
@@ -70,8 +72,9 @@ class LinkedMatch(Heard):
         self.peer_commit = None
         self.peer_value = None
         self.match = None
-        self.log = bytearray()       # (deal seat, action) per action, in order
-        self.crc = 0xFFFF            # CRC-16 of the log so far
+        self.moves = 0               # actions in the log
+        self.recent = bytearray(4 * WINDOW)  # the last WINDOW: deal seat, action, CRC (2 bytes)
+        self.crc = 0xFFFF            # CRC-16 of the whole log so far
         self.requested = -1          # log index at which this device asked to close (saved:
                                      # the close may come back after a restart)
         self._volatile()
@@ -126,7 +129,7 @@ class LinkedMatch(Heard):
 
     def count(self):
         """Actions in the log."""
-        return len(self.log) // 2
+        return self.moves
 
     def state(self):
         if self.problem:

@@ -10,6 +10,12 @@ from sixtysix.crc import crc16
 from sixtysix.link import MAX_PAYLOAD, put16
 from sixtysix.linkterms import ACTIONS, REQUEST, DISAGREE, PLAYING, NONE
 
+# Moves the log keeps, each with the CRC of the log up to it: the other device is behind
+# by the moves this one made while it was away (its own player's and the computers', a
+# trick or two), never by more, since each device saves a move before sending it. A
+# window of fixed size keeps a long match's heap flat (docs/LINK.md).
+WINDOW = 32
+
 
 class Play:
     """The play of a LinkedMatch."""
@@ -66,10 +72,34 @@ class Play:
         self.link.send(out)
 
     def _append(self, seat, action):
-        pair = bytes((seat, action))
-        self.log.extend(pair)
-        self.crc = crc16(pair, self.crc)
+        crc = self.crc = crc16(bytes((seat, action)), self.crc)
+        r = self.recent
+        i = 4 * (self.moves % WINDOW)
+        r[i] = seat
+        r[i + 1] = action
+        r[i + 2] = crc & 255
+        r[i + 3] = crc >> 8
+        self.moves += 1
         self.changed = True
+
+    def move(self, i):
+        """(seat, action) at log position i; None when it left the window (or is not
+        there yet)."""
+        if not max(0, self.moves - WINDOW) <= i < self.moves:
+            return None
+        j = 4 * (i % WINDOW)
+        return self.recent[j], self.recent[j + 1]
+
+    def crc_at(self, n):
+        """The CRC of the log's first n moves; None when the window no longer has it."""
+        if n == self.moves:
+            return self.crc
+        if n == 0:
+            return 0xFFFF if self.moves <= WINDOW else None
+        if self.move(n - 1) is None:
+            return None
+        j = 4 * ((n - 1) % WINDOW)
+        return self.recent[j + 2] | self.recent[j + 3] << 8
 
     def _take(self, action, seat):
         """An action of the other device: checked by ownership and by the rules engine."""
