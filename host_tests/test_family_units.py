@@ -5,7 +5,7 @@ import pytest
 from tools.sim import Sim, setup_paths
 
 setup_paths()       # firmware/ on sys.path, as on the board
-from sixtysix import store  # noqa: E402
+from sixtysix import saveformat, store  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table import Layout  # noqa: E402
@@ -83,7 +83,7 @@ def test_settings_offer_every_game_and_keep_old_saves():
     bad[1] = len(games)
     st.save_settings(bytes(bad))
     back = Settings()
-    assert back.load(store.Store(st.nvm)) == store.CORRUPT and back.get("rules") == "standard"
+    assert back.load(store.Store(st.nvm)) == saveformat.CORRUPT and back.get("rules") == "standard"
 
 
 @pytest.mark.parametrize("game,head", [("four-handed", "       Us Opp"), ("american 3", "     You  L  R"),

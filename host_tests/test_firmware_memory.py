@@ -314,7 +314,7 @@ def test_heap_free_at_the_title_and_during_hard_decisions(packages, size, sound)
     assert sound_loaded == sound, "the sound code is loaded only on a board with a speaker"
 
 
-LINK_PLAY = ["sixtysix.crc", "sixtysix.link", "shared_rules.team", "shared_rules.family", "sixtysix.linkterms",
+LINK_PLAY = ["sixtysix.saveformat", "sixtysix.link", "shared_rules.team", "shared_rules.family", "sixtysix.linkterms",
              "sixtysix.linkplay", "sixtysix.linkheard", "sixtysix.linkmatch", "sixtysix.linktable", "sixtysix.seats",
              "sixtysix.passplay", "sixtysix.sha256", "sixtysix.fairseed", "sixtysix.linkhandshake",
              "sixtysix.friends", "sixtysix.linkscreen"]

@@ -10,7 +10,7 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.match import Match  # noqa: E402
 from shared_rules.rules import Rules, NAMES  # noqa: E402
 from shared_rules.actions import MARRY  # noqa: E402
-from sixtysix import crc, store, keys  # noqa: E402
+from sixtysix import saveformat, store, keys  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table import Layout  # noqa: E402
@@ -108,38 +108,38 @@ def test_the_store_reads_its_log_once_and_forgets_the_reader():
     store forgets it once read, and a store made later reads it again."""
     import sys
     st = store.Store(FlashNVM())
-    assert st.save_settings(b"settings") and st.put(store.small(store.SLEPT, 3))
+    assert st.save_settings(b"settings") and st.put(saveformat.small(saveformat.SLEPT, 3))
     again = store.Store(st.nvm)
     assert (again.settings, again.slept, again.problem) == (b"settings", 3, None)
     assert "sixtysix.storeread" not in sys.modules
     st.nvm[st.end - 1] ^= 0x55                  # the sleep record's check broken, more log after it
-    st.nvm[st.end:st.end + 3] = store.small(store.SLEPT, 4)
+    st.nvm[st.end:st.end + 3] = saveformat.small(saveformat.SLEPT, 4)
     damaged = store.Store(st.nvm)
     assert (damaged.settings, damaged.slept, damaged.problem) == (b"settings", 4, None)
     assert "sixtysix.storeread" not in sys.modules
 
 
 def test_checks_and_records():
-    assert crc.crc16(b"123456789") == 0x29B1        # CRC-16/CCITT-FALSE check value
-    assert crc.crc16(b"56789", crc.crc16(b"1234")) == 0x29B1     # continued (the link)
-    assert crc.crc8(b"123456789") == 0xF4           # CRC-8 (polynomial 0x07) check value
+    assert saveformat.crc16(b"123456789") == 0x29B1        # CRC-16/CCITT-FALSE check value
+    assert saveformat.crc16(b"56789", saveformat.crc16(b"1234")) == 0x29B1     # continued (the link)
+    assert saveformat.crc8(b"123456789") == 0xF4           # CRC-8 (polynomial 0x07) check value
     # a record's last byte is never 0xFF, so a record cut short always fails its check
     for a in range(256):
-        for rec in (store.small(a % (store.LAST_ACTION + 1)), store.small(store.FLAGGED, 1, a),
-                    store.framed(store.DEAL, bytes((a, 0xFF)))):
+        for rec in (saveformat.small(a % (saveformat.LAST_ACTION + 1)), saveformat.small(saveformat.FLAGGED, 1, a),
+                    saveformat.framed(saveformat.DEAL, bytes((a, 0xFF)))):
             assert rec[-1] != 0xFF
-            assert store.size(rec, 0) == len(rec) and store.complete(rec, 0, len(rec))
+            assert saveformat.size(rec, 0) == len(rec) and saveformat.complete(rec, 0, len(rec))
             for k in range(1, len(rec)):
                 torn = rec[:k] + b"\xff" * (len(rec) - k)
-                assert not store.complete(torn, 0, len(rec))
+                assert not saveformat.complete(torn, 0, len(rec))
     for n in (0, 1, 127, 128, 300, 2 ** 40):
         out = bytearray()
-        store.put_uint(out, n)
-        assert store.get_uint(out, 0) == (n, len(out))
+        saveformat.put_uint(out, n)
+        assert saveformat.get_uint(out, 0) == (n, len(out))
     for n in (0, -1, 1, -129, 10 ** 9, -(10 ** 9)):
         out = bytearray()
-        store.put_int(out, n)
-        assert store.get_int(out, 0) == (n, len(out))
+        saveformat.put_int(out, n)
+        assert saveformat.get_int(out, 0) == (n, len(out))
 
 
 def test_settings_round_trip():

@@ -5,7 +5,7 @@ import pytest
 
 from linkwire import Wire, STEP
 from sixtysix import link as L
-from sixtysix.crc import crc16
+from sixtysix.saveformat import crc16
 
 
 def entropy_of(seed):

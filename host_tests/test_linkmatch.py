@@ -12,7 +12,7 @@ from shared_rules.actions import CLOSE, DECLARE
 from shared_rules.errors import IllegalMove
 from shared_rules.family import new_match
 from shared_rules.rules import Rules
-from sixtysix import fairseed, store
+from sixtysix import fairseed, saveformat, store
 from sixtysix import linkmatch as lm
 from sixtysix import linksession
 from sixtysix.linkterms import ACTIONS
@@ -349,7 +349,7 @@ def test_logs_that_disagree_stop_both_devices_and_are_not_merged():
     st = store.Store(b.nvm)
     moves = list(st.actions())
     edited = store.Store(FlashNVM())
-    edited.start_deal(st.header(store.LINKED), store.LINKED)
+    edited.start_deal(st.header(saveformat.LINKED), saveformat.LINKED)
     for seat, action in moves[:-1]:
         edited.action(seat, action)
     m = linksession.restore(edited, b.link, b.entropy).match
@@ -441,7 +441,7 @@ def test_the_saved_state_round_trips_and_a_corrupt_one_is_refused():
     run((a, b), wire, 40)
     s = a.session
     st = store.Store(a.nvm)
-    header = st.header(store.LINKED)
+    header = st.header(saveformat.LINKED)
     assert header == s.header() and len(header) < 110
     # each move is 2 bytes of log, as a local match's (4 with the seat, when it was not the turn's)
     told = sum(1 for seat, _ in st.actions() if seat >= 0)

@@ -19,7 +19,7 @@ from tools import records
 setup_paths()
 from shared_rules.record import to_record  # noqa: E402
 from shared_rules.report import replay  # noqa: E402
-from sixtysix import archive, savegame, store  # noqa: E402
+from sixtysix import archive, savegame, saveformat, store  # noqa: E402
 from test_savelog import Device, restart  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -122,7 +122,8 @@ def test_a_match_over_budget_keeps_its_last_deals():
     deals = []
     for k in range(1, 60):
         body = bytes((0, 0, 1, 0, 0, 1, 0, 0, 0)) + bytes((k,)) + bytes(3)
-        rec = archive.entry(body, bytes(range(30)) + (bytes((store.FLAGGED | store.OVER, 0, 1)) if k == 59 else b""))
+        last = bytes((saveformat.FLAGGED | saveformat.OVER, 0, 1)) if k == 59 else b""
+        rec = archive.entry(body, bytes(range(30)) + last)
         deals.append(rec)
         archive.keep(kept, rec)
     size = sum(len(k[0]) for k in kept)
@@ -319,7 +320,7 @@ def test_a_log_of_the_version_before_loads_and_its_finished_match_comes_out(name
     finished = case["finished"]
     assert pulled(nvm)[0] == [(finished["records"], finished["score"])]
     st.rewrite()
-    assert nvm[2] == store.VERSION and st.log_at - st.archive_at > 0
+    assert nvm[2] == saveformat.VERSION and st.log_at - st.archive_at > 0
     assert restart(nvm)[0] == got
     assert pulled(nvm)[0] == [(finished["records"], finished["score"])]
 
@@ -456,17 +457,17 @@ def test_a_linked_match_is_kept_in_parts_cut_between_moves_and_whole_or_not_at_a
     head = bytes(range(90))
     moves = bytearray()
     for k in range(500):
-        moves += bytes((k % 0x60,)) if k % 7 else bytes((store.FLAGGED | store.WON, k % 3, k % 0x60))
-    moves += bytes((store.FLAGGED | store.OVER, 1, 5))                    # 652 bytes of moves
+        moves += bytes((k % 0x60,)) if k % 7 else bytes((saveformat.FLAGGED | saveformat.WON, k % 3, k % 0x60))
+    moves += bytes((saveformat.FLAGGED | saveformat.OVER, 1, 5))                    # 652 bytes of moves
     parts = archive.parts(head, moves)
     assert len(parts) == 3 and all(256 <= len(p) <= 258 for p in parts[:-1])     # full, but a move
     assert [archive.summary(p) for p in parts] == [(0, False, True), (1, False, True), (2, True, True)]
     assert archive.header(parts[0]) == head and archive.header(parts[1]) == b""
     flat = [a for p in parts for a in archive.actions(p)]
-    assert len(flat) == 501 and flat[-1] == (1, 5, store.OVER) and flat[7] == (1, 7, store.WON)
-    assert [(-1, k % 0x60, 0) if k % 7 else (k % 3, k % 0x60, store.WON) for k in range(500)] == flat[:-1]
-    assert archive.kept_of(store.LINKED, head, moves[:-3]) == ()          # not over: not kept
-    assert archive.kept_of(store.LINKED, head, moves) == parts
+    assert len(flat) == 501 and flat[-1] == (1, 5, saveformat.OVER) and flat[7] == (1, 7, saveformat.WON)
+    assert [(-1, k % 0x60, 0) if k % 7 else (k % 3, k % 0x60, saveformat.WON) for k in range(500)] == flat[:-1]
+    assert archive.kept_of(saveformat.LINKED, head, moves[:-3]) == ()          # not over: not kept
+    assert archive.kept_of(saveformat.LINKED, head, moves) == parts
     kept = []
     for p in parts:
         archive.keep(kept, p)

@@ -15,7 +15,7 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.family import new_match, match_from_dict  # noqa: E402
 from shared_rules.rules import Rules, TEAM_GAMES  # noqa: E402
 from shared_rules.ai import team_greedy  # noqa: E402
-from sixtysix import archive, store, savegame  # noqa: E402
+from sixtysix import archive, saveformat, store, savegame  # noqa: E402
 from sixtysix.settings import Settings, CHOICES  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -64,9 +64,9 @@ class Device:
         flags = 0
         if d.ended:
             won = d.result[0] is not None and d.result[0] % 2 == 0
-            flags = store.COUNTED | (store.WON if won else 0)
+            flags = saveformat.COUNTED | (saveformat.WON if won else 0)
             if m.over:
-                flags |= store.OVER | (store.MATCH_WON if m.winner == 0 else 0)
+                flags |= saveformat.OVER | (saveformat.MATCH_WON if m.winner == 0 else 0)
             self.settings.count_flags(flags)
         implied = self.rnd.random() < 0.8       # the firmware names the seat when it must
         self.st.action(-1 if implied and not flags else seat, action, flags,
@@ -217,7 +217,7 @@ def test_power_cuts_in_the_middle_of_page_programs():
             if rewrite or nvm.erases != erases:     # the cut came inside a rewrite
                 window += 1
                 if got not in (before, after):
-                    assert st.problem == store.LOST or st.blank
+                    assert st.problem == saveformat.LOST or st.blank
             else:
                 assert got in (before, after), "a cut lost more than the last action"
                 assert st.problem is None
@@ -237,13 +237,13 @@ def test_a_torn_header_or_an_unknown_record_is_reported():
     for _ in range(20):
         dev.step()
     raw = bytearray(dev.nvm.data)
-    deal = raw.index(bytes((store.DEAL,)), store.HEAD)
-    raw[deal + store.size(raw, deal)] = 0x6B        # a kind no version writes, mid-log
+    deal = raw.index(bytes((saveformat.DEAL,)), saveformat.HEAD)
+    raw[deal + saveformat.size(raw, deal)] = 0x6B        # a kind no version writes, mid-log
     got = store.Store(FlashNVM(bytes(raw)))
-    assert got.problem == store.DAMAGED and not got.in_progress()
+    assert got.problem == saveformat.DAMAGED and not got.in_progress()
     torn = bytearray(b"\xff" * 4096)
-    torn[0] = store.MAGIC[0]                       # a rewrite cut after its first byte
-    assert store.Store(FlashNVM(bytes(torn))).problem == store.LOST
+    torn[0] = saveformat.MAGIC[0]                       # a rewrite cut after its first byte
+    assert store.Store(FlashNVM(bytes(torn))).problem == saveformat.LOST
 
 
 @pytest.mark.parametrize("rules,options", GAMES[4:10])
@@ -263,9 +263,9 @@ def test_damaged_logs_never_crash(rules, options):
         st = store.Store(FlashNVM(bytes(bad)))
         Settings().load(st)
         got = savegame.load(st)
-        assert got in (store.CORRUPT, store.EMPTY) or isinstance(got, tuple)
+        assert got in (saveformat.CORRUPT, saveformat.EMPTY) or isinstance(got, tuple)
         outcomes.add(st.problem)
-    assert store.DAMAGED in outcomes
+    assert saveformat.DAMAGED in outcomes
 
 
 def test_the_first_write_on_a_blank_chip_does_not_erase():

@@ -15,7 +15,7 @@ setup_paths()
 import profiles  # noqa: E402
 
 # Every board profile: the firmware fits its frame budget to each display's SPI clock
-# (layouts.frame_us: 62.5 MHz on the Pico builds and the uGame 22, 31.25 MHz on the PicoPad,
+# (table.Layout: 62.5 MHz on the Pico builds and the uGame 22, 31.25 MHz on the PicoPad,
 # PicoSystem and T-Display, 24 MHz for the loose module's long wires).
 PROFILES = profiles.PROFILES
 DISPLAY_PER_FRAME = 48.0    # ms of drawing in an animation frame: 50 ms less its Python

@@ -9,7 +9,7 @@ from tools.sim import Sim, Driver, setup_paths
 setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
-from sixtysix import store, savegame  # noqa: E402
+from sixtysix import saveformat, store, savegame  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 
 
@@ -142,15 +142,15 @@ def corrupt_boot(mangle):
     return sim.app.screen, sim
 
 
-def records(nvm):
-    """{kind: [offset of each record]} of the save log (kinds: store.DEAL, ..., 'action')."""
+def offsets(nvm):
+    """{kind: [offset of each record]} of the save log (kinds: saveformat.DEAL, ..., 'action')."""
     raw = bytes(nvm[0:len(nvm) - store.RESERVED])
     out = {}
-    i = store.HEAD
+    i = saveformat.HEAD
     while raw[i] != 0xFF:
-        kind = raw[i] if raw[i] > store.LAST_ACTION else "action"
+        kind = raw[i] if raw[i] > saveformat.LAST_ACTION else "action"
         out.setdefault(kind, []).append(i)
-        i += store.size(raw, i)
+        i += saveformat.size(raw, i)
     return out
 
 
@@ -164,7 +164,7 @@ def red_text_pixels(sim):
 
 def test_corrupt_save_is_reported_and_ignored():
     def flip(nvm):
-        at = records(nvm)[store.DEAL][-1]
+        at = offsets(nvm)[saveformat.DEAL][-1]
         nvm[at + 4] ^= 0x55             # inside the deal's header, actions after it
     title, sim = corrupt_boot(flip)
     assert "continue" not in title.names
@@ -176,7 +176,7 @@ def test_corrupt_save_is_reported_and_ignored():
 
 def test_length_cut_short_is_reported():
     def cut_short(nvm):
-        at = records(nvm)[store.DEAL][-1]
+        at = offsets(nvm)[saveformat.DEAL][-1]
         nvm[at + 1] -= 3                # the record claims fewer bytes than it has
     title, sim = corrupt_boot(cut_short)
     assert "continue" not in title.names
@@ -185,7 +185,7 @@ def test_length_cut_short_is_reported():
 
 def test_save_from_a_newer_version_says_so():
     def newer(nvm):
-        nvm[2] = store.VERSION + 1
+        nvm[2] = saveformat.VERSION + 1
     title, sim = corrupt_boot(newer)
     assert "continue" not in title.names
     assert sim.app.screen.notice_text == "Save from a newer version: ignored"
@@ -199,9 +199,9 @@ def test_checksummed_nonsense_is_reported_not_a_crash():
             st = store.Store(FlashNVM())
             st.start_deal(payload)
             got = savegame.load(st)
-            assert got == store.CORRUPT or isinstance(got, tuple)
-        at = records(nvm)[store.DEAL][-1]
-        rec = store.framed(store.DEAL, bytes(range(60))[:nvm[at + 1]])
+            assert got == saveformat.CORRUPT or isinstance(got, tuple)
+        at = offsets(nvm)[saveformat.DEAL][-1]
+        rec = saveformat.framed(saveformat.DEAL, bytes(range(60))[:nvm[at + 1]])
         nvm[at:at + len(rec)] = rec
     title, sim = corrupt_boot(nonsense)
     assert "continue" not in title.names
@@ -210,7 +210,7 @@ def test_checksummed_nonsense_is_reported_not_a_crash():
 
 def test_damaged_settings_reset_but_match_survives():
     def spoil_settings(nvm):
-        at = records(nvm)[store.SETTINGS][-1]
+        at = offsets(nvm)[saveformat.SETTINGS][-1]
         nvm[at + 3] ^= 0xFF
     title, sim = corrupt_boot(spoil_settings)
     assert title.names[0] == "continue"

@@ -59,6 +59,7 @@ FAMILY = ("three-handed", "four-handed", "american", "idiots")
 # How each rule set is played: "two" is the two-handed deal of deal.py.
 GAMES = {"three-handed": "three", "four-handed": "four", "american": "american", "idiots": "idiots"}
 TEAM_GAMES = ("four", "american")     # the games played by team.TeamDeal, every card dealt
+PLAIN = ("two", "idiots")       # the games match.Match plays; the rest: family.new_match
 
 
 def marriage_points(game, suit, trump, shown):

@@ -29,7 +29,7 @@ def times(modules, runs=RUNS):
     loaded)] for `modules` imported in order."""
     import mpvm
     import test_firmware_memory as stand_ins
-    from tools.bench import without_docstrings
+    from tools.stripped import without_docstrings
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         (d / "displayio.py").write_text(stand_ins.DISPLAYIO)

@@ -34,7 +34,7 @@ from tools.sim import setup_paths  # noqa: E402
 setup_paths()       # firmware/ on sys.path: the device's own readers of its save
 from shared_rules.errors import IllegalMove  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
-from sixtysix import archive, savegame, store  # noqa: E402
+from sixtysix import archive, savegame, saveformat, store  # noqa: E402
 
 
 class RecordsError(Exception):
@@ -53,8 +53,8 @@ def deals(raw):
     archive, then the log; notes on what was skipped). RecordsError when it holds no log."""
     st = store.Store(bytearray(raw))
     if not st.log_at:
-        why = {store.NEWER: "a newer firmware's save", store.LOST: "a save cut short by a power cut",
-               store.DAMAGED: "a damaged save"}.get(st.problem, "no save log")
+        why = {saveformat.NEWER: "a newer firmware's save", saveformat.LOST: "a save cut short by a power cut",
+               saveformat.DAMAGED: "a damaged save"}.get(st.problem, "no save log")
         raise RecordsError("the save area holds " + ("no save yet" if st.blank else why) + ": no matches in it")
     out = []
     notes = []
@@ -84,18 +84,18 @@ def linked_match(parts):
     linkrestore.load(s, archive.header(parts[0]), [], -1)
     m = s.match
     people = 1 << s.local_player()
-    records = []
+    deals = []
 
     def ended(deal):
         r = to_record(deal)
         r["people"] = person_seats(m, people)
-        records.append(r)
+        deals.append(r)
 
     try:
         linkrestore.replay(s, [a[:2] for p in parts for a in archive.actions(p)], ended)
     except IllegalMove as e:
         raise ValueError(str(e))
-    return {"records": records, "first": 1, "level": "linked", "people": people, "match": m, "linked": True}
+    return {"records": deals, "first": 1, "level": "linked", "people": people, "match": m, "linked": True}
 
 
 class Unplugged:

@@ -279,7 +279,7 @@ def vm_python(sim, replays=5):
     Python time (ms on the board) and its thinking time, by step number."""
     import mpvm
     import test_firmware_memory as stand_ins
-    from tools.bench import without_docstrings
+    from tools.stripped import without_docstrings
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)

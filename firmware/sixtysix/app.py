@@ -37,7 +37,7 @@ import gc
 import sys
 import displayio
 import sixtysix
-from sixtysix import store, ui
+from sixtysix import saveformat, store, ui
 from sixtysix.keys import RoleKeys
 from sixtysix.settings import Settings, minutes
 from sixtysix.table import Sheet, Layout
@@ -57,11 +57,6 @@ OFF, DIMMED, LIT = 0, 1, 2
 # growing at the end).
 SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link",
            "rulepages")
-NOTICES = {store.DAMAGED: "Saved match damaged: ignored",
-           store.CORRUPT: "Saved match damaged: ignored",
-           store.OLD: "Save from an older version: ignored",
-           store.NEWER: "Save from a newer version: ignored",
-           store.LOST: "Power cut while saving: some play lost"}
 OFFER = "New to Sixty-Six? Rules > Learn to play"      # the title's notice on a new device
 # The module (of sixtysix) each menu screen is in, and the one that starts the matches
 # with friends: each compiles in a frame of its own when its screen is opened (App.step)
@@ -75,7 +70,6 @@ MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
 OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",),
          "lesson": ("shared_rules.deal", "sixtysix.game", "sixtysix.tablebuild", "sixtysix.rulestext",
                     "shared_rules.ai.hints", "sixtysix.lessondeal", "sixtysix.lesson")}
-PLAIN = ("two", "idiots")       # the games shared_rules.match plays; the rest: shared_rules.family
 
 
 class App:
@@ -118,8 +112,8 @@ class App:
         if self.store.legacy is not None:       # a save from before the log: once
             from sixtysix import oldsave
             problem = oldsave.convert(self.store, self.settings)
-        self.notice = NOTICES.get(problem, "")
-        if self.settings.load(self.store) == store.CORRUPT and not self.notice:
+        self.notice = saveformat.NOTICES.get(problem, "")
+        if self.settings.load(self.store) == saveformat.CORRUPT and not self.notice:
             self.notice = "Settings were damaged: reset"
         if first:
             self.settings.save(st)      # once: the settings mark the device as started
@@ -247,7 +241,7 @@ class App:
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
         play a friend, which sixtysix.friends opens)."""
-        if name == "continue" and self.store.header(store.LINKED) is not None:
+        if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"
         if name == "new":
             if self.session is not None and self.session.in_match():
@@ -282,9 +276,9 @@ class App:
 
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
-        if got == store.CORRUPT:
+        if got == saveformat.CORRUPT:
             self.store.records = bytearray()
-            self.notice = NOTICES[store.CORRUPT]
+            self.notice = saveformat.NOTICES[saveformat.CORRUPT]
         self.back_to_title()
 
     def back_to_title(self):
@@ -343,6 +337,7 @@ class App:
             seed = random.getrandbits(30)
         else:
             self.seed = seed + 1
+        from shared_rules.rules import PLAIN
         if rules.game in PLAIN:                 # the family module only where it is needed
             from shared_rules.match import Match
             return Match(rules, s.get("counting"), seed)
@@ -365,12 +360,12 @@ class App:
         m = game.match
         flags = 0
         if m.deal.ended:
-            flags = store.COUNTED | (store.WON if game.deal_won() else 0)
+            flags = saveformat.COUNTED | (saveformat.WON if game.deal_won() else 0)
             if m.over:
-                flags |= store.OVER | (store.MATCH_WON if game.mine(m.winner) else 0)
+                flags |= saveformat.OVER | (saveformat.MATCH_WON if game.mine(m.winner) else 0)
             self.settings.count_flags(flags)
         elif m.over:
-            flags = store.OVER
+            flags = saveformat.OVER
         self.store.action(-1 if implied and not flags else seat, action, flags,
                           self.settings.to_bytes() if flags else None)
 
@@ -545,7 +540,7 @@ class App:
     def before(self, name):
         """The next module screen `name` needs before it opens (its menu module, what its
         next screen needs: OPENS), or None."""
-        if name == "continue" and self.store.header(store.LINKED) is not None:
+        if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"                 # as open() reads it (a method for the two: 160 B of heap)
         menu = MENUS.get(name)
         if menu is not None and not hasattr(sixtysix, menu):

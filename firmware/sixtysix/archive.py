@@ -27,8 +27,7 @@ only the rewrite carries it over, a deal or a linked match at a time; the PC tur
 into game records. All readers here take anything indexable (microcontroller.nvm,
 bytes).
 """
-from sixtysix import store
-from sixtysix.crc import CHECK1
+from sixtysix import saveformat
 from sixtysix.savegame import deal_number
 
 BUDGET = 1024       # bytes: the last 3-4 standard matches, one four-handed one (docs/SAVES.md)
@@ -42,12 +41,12 @@ def entry(header, actions):
     payload = bytearray((len(header),))
     payload += header
     payload += actions
-    return store.framed(store.ARCHIVED, payload)
+    return saveformat.framed(saveformat.ARCHIVED, payload)
 
 
 def linked(rec):
     """True for a part of a linked match (else a deal)."""
-    return rec[0] == store.LINKED_PART
+    return rec[0] == saveformat.LINKED_PART
 
 
 def first(rec):
@@ -64,10 +63,10 @@ def actions(rec):
     end = len(rec) - 2
     while i < end:
         h = rec[i]
-        if h <= store.LAST_ACTION:
+        if h <= saveformat.LAST_ACTION:
             yield -1, h, 0
             i += 1
-        elif store.FLAGGED <= h < store.DEAL and i + 3 <= end:
+        elif saveformat.FLAGGED <= h < saveformat.DEAL and i + 3 <= end:
             yield rec[i + 1], rec[i + 2], h & 15
             i += 3
         else:
@@ -90,7 +89,7 @@ def summary(rec):
         return rec[2] & ~LAST, bool(rec[2] & LAST), True
     last = len(rec) - 5
     h = rec[last] if last >= 3 + rec[2] else 0
-    return deal_number(header(rec)), store.FLAGGED <= h < store.DEAL and bool(h & store.OVER), False
+    return deal_number(header(rec)), saveformat.FLAGGED <= h < saveformat.DEAL and bool(h & saveformat.OVER), False
 
 
 def follows(before, after):
@@ -102,10 +101,10 @@ def follows(before, after):
 def whole(raw, i, end):
     """The length of the whole ARCHIVED or LINKED_PART record at raw[i] (before end),
     else 0."""
-    if (raw[i] != store.ARCHIVED and raw[i] != store.LINKED_PART) or i + 4 > end:
+    if (raw[i] != saveformat.ARCHIVED and raw[i] != saveformat.LINKED_PART) or i + 4 > end:
         return 0
     n = raw[i + 1] + 4
-    return n if i + n <= end and store.complete(raw, i, n) else 0
+    return n if i + n <= end and saveformat.complete(raw, i, n) else 0
 
 
 def archived(raw, i, end):
@@ -133,7 +132,7 @@ def logged(raw, i, gap, resume, end, skip=None):
     over, oldest first, the last ones too, but the deal or linked match whose header is
     `skip`. A deal or a linked match with a damaged record is left out."""
     head = None         # the deal or linked match being read: its header (None: none)
-    kind = store.DEAL
+    kind = saveformat.DEAL
     acts = bytearray()
     while i < end:
         if i == gap:
@@ -141,26 +140,26 @@ def logged(raw, i, gap, resume, end, skip=None):
             gap = -1
             continue
         h = raw[i]
-        if h <= store.LAST_ACTION and i + 1 < end and CHECK1[h] == raw[i + 1]:
+        if h <= saveformat.LAST_ACTION and i + 1 < end and saveformat.CHECK1[h] == raw[i + 1]:
             if head is not None:    # the common record, read fast
                 acts.append(h)
             i += 2
             continue
-        n = store.size(raw, i)
+        n = saveformat.size(raw, i)
         if n == 0 or i + n > end:
             break                   # nothing after it can be read (Store.read said so)
-        good = store.complete(raw, i, n)
-        if h == store.DEAL or h == store.LINKED:
+        good = saveformat.complete(raw, i, n)
+        if h == saveformat.DEAL or h == saveformat.LINKED:
             for rec in kept_of(kind, head, acts, skip):
                 yield rec
             head = bytes(raw[i + 2:i + n - 2]) if good and n > 4 else None     # (a linked match left)
             kind = h
             acts = bytearray()
         elif not good:
-            if h != store.SETTINGS and h != store.SLEPT:
+            if h != saveformat.SETTINGS and h != saveformat.SLEPT:
                 head = None         # the deal lost an action: not kept
-        elif head is not None and store.FLAGGED <= h < store.DEAL:
-            acts.append(h & ~store.COUNTED)
+        elif head is not None and saveformat.FLAGGED <= h < saveformat.DEAL:
+            acts.append(h & ~saveformat.COUNTED)
             acts.append(raw[i + 1])
             acts.append(raw[i + 2])
         i += n
@@ -174,10 +173,10 @@ def kept_of(kind, head, acts, skip=None):
     header is `skip`)."""
     if head is None or head == skip:
         return ()
-    if kind == store.DEAL:
+    if kind == saveformat.DEAL:
         rec = deal(head, acts)
         return () if rec is None else (rec,)
-    over = len(acts) >= 3 and store.FLAGGED <= acts[-3] < store.DEAL and acts[-3] & store.OVER
+    over = len(acts) >= 3 and saveformat.FLAGGED <= acts[-3] < saveformat.DEAL and acts[-3] & saveformat.OVER
     return parts(head, acts) if over else ()
 
 
@@ -191,7 +190,7 @@ def parts(head, acts):
     while True:
         j = i
         while j < len(acts):
-            n = 1 if acts[j] <= store.LAST_ACTION else 3       # a move's bytes
+            n = 1 if acts[j] <= saveformat.LAST_ACTION else 3       # a move's bytes
             if len(payload) + j - i + n > 254:
                 break
             j += n
@@ -199,9 +198,9 @@ def parts(head, acts):
         i = j
         if i >= len(acts):
             payload[0] |= LAST
-            out.append(store.framed(store.LINKED_PART, payload))
+            out.append(saveformat.framed(saveformat.LINKED_PART, payload))
             return out
-        out.append(store.framed(store.LINKED_PART, payload))
+        out.append(saveformat.framed(saveformat.LINKED_PART, payload))
         payload = bytearray((len(out),))
 
 
@@ -258,7 +257,7 @@ def gather(st, kept):
     # current header is the new deal's)
     current = st.header()
     if current is None:
-        current = st.header(store.LINKED)
+        current = st.header(saveformat.LINKED)
     for rec in logged(nvm, st.first, st.archive_at, st.log_at, st.end, current):
         keep(kept, rec)
         yield

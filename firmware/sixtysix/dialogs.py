@@ -136,9 +136,7 @@ def action_menu(game):
         acts.append("hint")
     labels.append("Main menu")
     acts.append("title")
-    if session is not None:
-        from sixtysix import linktable
-        linktable.menu(game, turn, labels, acts)
+    game.menu_items(turn, labels, acts)
     labels.append("Back")
     acts.append("back")
 
@@ -157,8 +155,7 @@ def action_menu(game):
         if a == "hint":
             hint(game)
         elif a in ("ask", "leave"):
-            from sixtysix import linktable
-            return linktable.chosen(game, a)
+            return game.menu_item(a)
         elif a != "back":
             game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None

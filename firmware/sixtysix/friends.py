@@ -40,7 +40,7 @@ def open(app, name):
 # answers a key or waits for one); at a linked match's table, the table and the match's
 # own engine and computer (sixtysix.loading.needs, as the title loads them; start_linked
 # forgets what that match does not use).
-SESSION = ("sixtysix.crc", "sixtysix.link", "shared_rules.match", "sixtysix.linkterms", "sixtysix.linkplay",
+SESSION = ("sixtysix.saveformat", "sixtysix.link", "shared_rules.match", "sixtysix.linkterms", "sixtysix.linkplay",
            "sixtysix.linkheard", "sixtysix.linkmatch", "sixtysix.linksession")
 # The set-up's steps and the fair seed: the link screen's, and a session's that is made
 # or rebuilt; an agreed match's table loads without them (drop_set_up).

@@ -296,9 +296,9 @@ class Game:
         if self.n == 2 and not self.team:
             h = self.heads
             seat = self.match.seat_of
-            lines = ["      " + pad(h[0]) + " " + pad(h[1]),
-                     "Games " + pad(s[0]) + " " + pad(s[1]),
-                     "Tricks" + pad(d.tricks[seat(0)]) + " " + pad(d.tricks[seat(1)])]
+            lines = ["      " + ui.pad(h[0]) + " " + ui.pad(h[1]),
+                     "Games " + ui.pad(s[0]) + " " + ui.pad(s[1]),
+                     "Tricks" + ui.pad(d.tricks[seat(0)]) + " " + ui.pad(d.tricks[seat(1)])]
         else:
             from sixtysix import teams
             lines = teams.columns(self)
@@ -311,7 +311,7 @@ class Game:
             from sixtysix import teams
             lines.append(teams.bid_line(self, pts))
         else:
-            lines.append("Points" + pad(pts))
+            lines.append("Points" + ui.pad(pts))
         lines.append("Trump " + (cards.SUIT_WORDS[d.trump] if d.trump >= 0 else "not yet"))
         return lines
 
@@ -636,6 +636,13 @@ class Game:
     def action_menu(self):
         dialogs.action_menu(self)
 
+    def menu_items(self, turn, labels, acts):
+        """Items a kind of table adds to the action menu (a linked table's:
+        sixtysix.linktable): none here."""
+
+    def menu_item(self, act):
+        """What such an item does: the next screen, or None."""
+
     def point_at(self, action):
         """Raise the card an action plays, or choose the bid (hints)."""
         if action is not None and action >= BID:
@@ -670,8 +677,3 @@ class Game:
 
     def result_overlay(self):
         dialogs.deal_result(self)
-
-
-def pad(n, width=3):
-    s = str(n)
-    return " " * (width - len(s)) + s

@@ -92,16 +92,6 @@ def wide():
 LAYOUTS = {(240, 135): compact, (240, 240): square, (320, 240): wide}
 
 
-def frame_us(spi_khz):
-    """A frame's drawing budget (ui.FRAME_US) on a display whose SPI runs at spi_khz (the
-    board profile's BAUDRATE / 1000): a pixel's 16 bits take 16000/spi_khz ns to send,
-    more than at ui.SPI_KHZ, so fewer pixels fit in a frame (a sheet pixel, the dearer
-    kind, sets the share)."""
-    from sixtysix import ui
-    extra = max(0, 16000000 // spi_khz - 16000000 // ui.SPI_KHZ)        # ns a pixel more
-    return ui.FRAME * ui.TILE_US * 1000 // (ui.TILE_US * 1000 + extra)
-
-
 def for_screen(width, height):
     """The description for a width x height screen: its own, else the largest that fits."""
     best = None

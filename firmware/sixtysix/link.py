@@ -26,7 +26,7 @@ it first transmits (so whatever the previous poll received has been saved by the
 reads what has arrived. `port` is anything with read(n), write(b) and in_waiting:
 busio.UART(..., timeout=0) on the board, tools.linkport on a PC.
 """
-from sixtysix.crc import crc16
+from sixtysix.saveformat import crc16
 
 VERSION = 1
 SYNC0 = 0x5A

@@ -34,7 +34,7 @@ The save (sixtysix.store): a LINKED record holds header() (written again at each
 the set-up, so before any move), the moves follow as action records, and a close asked
 for is an ASKED record; restore() rebuilds the session from them.
 """
-from sixtysix.store import LINKED, ASKED, size, small
+from sixtysix.saveformat import LINKED, ASKED, size, small
 from sixtysix.link import CLASH, put16, put32
 from sixtysix.linkheard import Heard
 from sixtysix.linkplay import WINDOW

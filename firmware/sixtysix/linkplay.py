@@ -6,7 +6,7 @@ so that no module of link play takes longer than a frame to load on the board.
 """
 from shared_rules.actions import CLOSE
 from shared_rules.errors import IllegalMove
-from sixtysix.crc import crc16
+from sixtysix.saveformat import crc16
 from sixtysix.link import MAX_PAYLOAD, put16
 from sixtysix.linkterms import ACTIONS, REQUEST, DISAGREE, PLAYING, NONE
 

@@ -14,7 +14,7 @@ def match_rules(app):
     s = app.session
     if s is not None:
         return s.proposal.rules if s.proposal is not None else None
-    from sixtysix.store import LINKED
+    from sixtysix.saveformat import LINKED
     from sixtysix.linkhandshake import read_proposal
     h = app.store.header(LINKED)
     try:
@@ -50,8 +50,7 @@ def link_session(app):
         from sixtysix import linkmatch
         from sixtysix.linkhandshake import random_id
         from sixtysix.link import Link
-        from sixtysix.store import CORRUPT
-        from sixtysix.app import NOTICES
+        from sixtysix.saveformat import CORRUPT, NOTICES
         from sixtysix.settings import CHOICES, DEFAULTS, NAME
         if app.entropy is None:
             app.entropy = random_bytes
@@ -96,7 +95,7 @@ def restore(st, link, entropy):
     """The session of the linked match in `st` (a fresh one if there is none); ValueError
     when the save makes no sense."""
     from sixtysix.linkmatch import LinkedMatch, asked
-    from sixtysix.store import LINKED
+    from sixtysix.saveformat import LINKED
     h = st.header(LINKED)
     return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
 

@@ -98,26 +98,23 @@ class Linked(Game):
             self.session.leave()
         return "title"
 
+    def menu_items(self, turn, labels, acts):
+        """Leaving the match, and out of turn in Russian rules, a close asked of the other
+        device (this player not on lead, before the lead)."""
+        d = self.match.deal
+        me = self.me()
+        if not turn and self.match.rules.closing == "either" and not d.ended and me != d.to_act \
+                and me < len(d.hands) and CLOSE in d.legal_actions(me) and not self.session.close_requested():
+            labels.insert(0, "Close the talon")
+            acts.insert(0, "ask")
+        labels.append("Leave the match")
+        acts.append("leave")
 
-def menu(game, turn, labels, acts):
-    """The action menu's link play items: leaving the match, and out of turn in Russian
-    rules, a close asked of the other device (this player not on lead, before the lead)."""
-    d = game.match.deal
-    me = game.me()
-    if not turn and game.match.rules.closing == "either" and not d.ended and me != d.to_act \
-            and me < len(d.hands) and CLOSE in d.legal_actions(me) and not game.session.close_requested():
-        labels.insert(0, "Close the talon")
-        acts.insert(0, "ask")
-    labels.append("Leave the match")
-    acts.append("leave")
-
-
-def chosen(game, act):
-    """What a link play item of the action menu does; the next screen or None."""
-    s = game.session
-    if act == "leave":
-        s.leave()
-        return "title"
-    if s.request_close():
-        game.table.message("Closing: waiting for " + game.who(game.match.deal.to_act))
-    return None
+    def menu_item(self, act):
+        s = self.session
+        if act == "leave":
+            s.leave()
+            return "title"
+        if s.request_close():
+            self.table.message("Closing: waiting for " + self.who(self.match.deal.to_act))
+        return None

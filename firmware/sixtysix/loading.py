@@ -15,8 +15,7 @@ went). This module is the title's: forgotten when a match starts (App.start).
 """
 import sys
 import sixtysix
-from sixtysix import store
-from sixtysix.app import PLAIN
+from sixtysix import saveformat
 
 # What a match's table needs, whatever the game, in import order; needs() adds the
 # game's engine and its computer. The table's build modules are forgotten once a table
@@ -31,7 +30,7 @@ def needs(game, level=None, linked=False):
     its own imports (none of them compiles while the match plays); without a level, the
     table's and the engine's, not the computer's (the title's: see plan). A linked
     match's table saves through its session (sixtysix.linkmatch): not sixtysix.savegame."""
-    from shared_rules.rules import TEAM_GAMES
+    from shared_rules.rules import TEAM_GAMES, PLAIN
     names = [n for n in TABLE if not linked or n != "sixtysix.savegame"]
     if game in TEAM_GAMES:
         names.append("shared_rules.team")
@@ -91,7 +90,7 @@ def begin(app):
         if "sixtysix.linkmatch" in sys.modules:
             from sixtysix.linksession import drop
             app.warm.append(lambda: drop(app))
-    if st.dirty and st.problem != store.NEWER:
+    if st.dirty and st.problem != saveformat.NEWER:
         app.warm.append(st.rewrite)
     app.warm.append(lambda: plan(app, title))
 
@@ -129,5 +128,5 @@ def check(app):
     save rewrites the store) and the title comes again, saying so, without Continue (if
     the title was left before: Continue finds it, App.open)."""
     st = app.store
-    if st.in_progress() and st.header() is not None and app.load_match() == store.CORRUPT:
-        app.damaged(store.CORRUPT)
+    if st.in_progress() and st.header() is not None and app.load_match() == saveformat.CORRUPT:
+        app.damaged(saveformat.CORRUPT)

@@ -8,8 +8,8 @@ payload, CRC-16/CCITT-FALSE (2 bytes LE).
     included; version 1 (two-handed only) is refused as too old.
 Imported only when such an image is found, so the device pays for it once.
 """
-from sixtysix import store
-from sixtysix.crc import crc16
+from sixtysix import saveformat
+from sixtysix.saveformat import crc16
 
 # Inverse of the generator's multiplier (shared_rules.rng) modulo its prime: one step back.
 _BACK = 412259084
@@ -94,20 +94,20 @@ def convert(st, settings):
         if got is not None and got[0] == 1:
             settings_of(got[1], settings)
     except (ValueError, IndexError):
-        notice = store.DAMAGED
+        notice = saveformat.DAMAGED
     st.settings = settings.to_bytes()
     try:
         got = record(raw, 64, 77)
         if got is not None:
             if got[0] != 2:
-                notice = store.OLD if got[0] < 2 else store.NEWER
+                notice = saveformat.OLD if got[0] < 2 else saveformat.NEWER
             else:
                 old, level = match_of(got[1])
                 if not old.over:
                     keep(st, old, level)
     except Exception:  # noqa: BLE001 - an old save we cannot read is reported, never a crash
         st.records = bytearray()
-        notice = store.DAMAGED
+        notice = saveformat.DAMAGED
     st.rewrite()
     return notice
 
@@ -129,14 +129,14 @@ def keep(st, old, level):
         for _ in range(old.rules.pack - 1):     # undo the shuffle's generator steps
             state = state * _BACK % _M
         old.deal_rng = state
-    st.records = bytearray(store.framed(store.DEAL, savegame.header(old, level)))
+    st.records = bytearray(saveformat.framed(saveformat.DEAL, savegame.header(old, level)))
     m = savegame.restore(st.header(), [])[0]
     for entry in log:
         seat, action = entry >> 8, entry & 255
         if m.deal.ended:
             break
-        st.records.extend(store.small(action) if seat == m.deal.to_act
-                          else store.small(store.FLAGGED, seat, action))
+        st.records.extend(saveformat.small(action) if seat == m.deal.to_act
+                          else saveformat.small(saveformat.FLAGGED, seat, action))
         m.apply(action, seat)
     if m.to_dict() != old.to_dict():
         raise ValueError("the old match does not replay")

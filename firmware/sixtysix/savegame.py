@@ -14,7 +14,7 @@ and the game can never disagree.
 """
 from shared_rules import rules as rules_mod
 from shared_rules.match import COUNTING
-from sixtysix import store
+from sixtysix import saveformat
 
 # The numbers saves use for levels, rule sets and options. Saves outlive firmware
 # updates, so these only ever grow at the end (a test checks every rule set and option
@@ -41,10 +41,10 @@ def header(match, level, people=1):
         out.append(rules_mod.OPTIONS[key].index(r.overrides[key]))
     rng = match.deal_rng
     out.extend((match.dealer, rng & 255, (rng >> 8) & 255, (rng >> 16) & 255, rng >> 24))
-    store.put_uint(out, match.deals)
-    store.put_uint(out, match.carry)
+    saveformat.put_uint(out, match.deals)
+    saveformat.put_uint(out, match.carry)
     for s in match.score:
-        store.put_int(out, s)
+        saveformat.put_int(out, s)
     if people != 1:
         out.append(people)
     return bytes(out)
@@ -66,7 +66,7 @@ def opening(raw):
 def deal_number(raw):
     """The deal's number in its match (1: the first) from a DEAL payload; IndexError when
     it is too short."""
-    return store.get_uint(raw, 4 + 2 * raw[3] + 5)[0]
+    return saveformat.get_uint(raw, 4 + 2 * raw[3] + 5)[0]
 
 
 def restore(raw, actions):
@@ -75,7 +75,7 @@ def restore(raw, actions):
     from shared_rules.errors import IllegalMove
     try:
         r, counting, level, i = opening(raw)
-        if r.game in ("two", "idiots"):         # the family module only where it is needed
+        if r.game in rules_mod.PLAIN:           # the family module only where it is needed
             from shared_rules.match import Match
             m = Match(r, counting)
         else:
@@ -83,11 +83,11 @@ def restore(raw, actions):
             m = new_match(r, counting)
         dealer = raw[i]
         rng = raw[i + 1] | raw[i + 2] << 8 | raw[i + 3] << 16 | raw[i + 4] << 24
-        deals, i = store.get_uint(raw, i + 5)
-        carry, i = store.get_uint(raw, i)
+        deals, i = saveformat.get_uint(raw, i + 5)
+        carry, i = saveformat.get_uint(raw, i)
         score = []
         for _ in range(m.sides()):
-            s, i = store.get_int(raw, i)
+            s, i = saveformat.get_int(raw, i)
             score.append(s)
         people = 1
         if i == len(raw) - 1:
@@ -117,12 +117,12 @@ def log_deal(st, match, level, people=1):
 
 
 def load(st):
-    """(match, level, people bits), or store.EMPTY (no match against the computer or
-    pass-and-play in progress) or store.CORRUPT."""
+    """(match, level, people bits), or saveformat.EMPTY (no match against the computer or
+    pass-and-play in progress) or saveformat.CORRUPT."""
     raw = st.header()
     if raw is None:
-        return store.EMPTY
+        return saveformat.EMPTY
     try:
         return restore(raw, st.actions())
     except Exception:  # noqa: BLE001 - any failure to rebuild means a bad save, never a crash
-        return store.CORRUPT
+        return saveformat.CORRUPT

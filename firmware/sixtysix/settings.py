@@ -8,7 +8,7 @@ The device id is a random 30-bit number drawn once (the first time link play is 
 sixtysix.friends), which the link cable tells the other device so each knows who it
 plays; the name is the "name" choice.
 """
-from sixtysix import store
+from sixtysix import saveformat
 
 # (key, title, choices shown to the player)
 CHOICES = (
@@ -30,8 +30,8 @@ NAME = 9                                # ... and of the name
 BRIGHTNESS = (1.0, 0.75, 0.5, 0.25)
 STATS = ("matches", "matches_won", "deals", "deals_won")
 # the end-of-deal flags of an action record (sixtysix.store) -> the statistics they count
-FLAG_STATS = ((store.COUNTED, "deals"), (store.WON, "deals_won"), (store.OVER, "matches"),
-              (store.MATCH_WON, "matches_won"))
+FLAG_STATS = ((saveformat.COUNTED, "deals"), (saveformat.WON, "deals_won"), (saveformat.OVER, "matches"),
+              (saveformat.MATCH_WON, "matches_won"))
 
 
 def minutes(text):
@@ -83,7 +83,7 @@ class Settings:
 
     def count_flags(self, flags):
         """Count a deal's end as an action record's flags describe it."""
-        if flags & store.COUNTED:
+        if flags & saveformat.COUNTED:
             for bit, stat in FLAG_STATS:
                 if flags & bit:
                     self.count(stat)
@@ -92,15 +92,15 @@ class Settings:
         out = bytearray((len(self.index),))
         out.extend(self.index)
         for v in self.stats:
-            store.put_uint(out, v)
-        store.put_uint(out, self.device_id)
+            saveformat.put_uint(out, v)
+        saveformat.put_uint(out, self.device_id)
         return bytes(out)
 
     def load(self, st):
         """Read the store's settings and the deal ends counted after them; returns
-        store.CORRUPT (defaults kept) or None. Hands the store the folded payload."""
+        saveformat.CORRUPT (defaults kept) or None. Hands the store the folded payload."""
         raw = st.settings
-        problem = store.CORRUPT if st.settings_lost else None
+        problem = saveformat.CORRUPT if st.settings_lost else None
         if raw is not None:
             try:
                 index = list(self.index)        # the defaults: a save may predate some
@@ -113,18 +113,18 @@ class Settings:
                 stats = []
                 i = 1 + n
                 for _ in STATS:
-                    v, i = store.get_uint(raw, i)
+                    v, i = saveformat.get_uint(raw, i)
                     stats.append(v)
                 device = 0
                 if i < len(raw):
-                    device, i = store.get_uint(raw, i)
+                    device, i = saveformat.get_uint(raw, i)
                 if i != len(raw) or device >= 1 << 30:
                     raise ValueError("settings too long")
                 self.index = index
                 self.stats = stats
                 self.device_id = device
             except (IndexError, ValueError):
-                problem = store.CORRUPT
+                problem = saveformat.CORRUPT
         for f in st.counted:
             self.count_flags(f)
         st.settings = self.to_bytes()

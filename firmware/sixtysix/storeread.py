@@ -2,8 +2,8 @@
 record by record, a torn last write told apart from damage. A module of its own that
 the store forgets once it is read: its code is needed once a power-on.
 """
-from sixtysix.crc import CHECK1
-from sixtysix.store import MAGIC, VERSION, HEAD, LOGGED, LAST_ACTION, FLAGGED, DEAL, SETTINGS, SLEPT, LINKED, \
+from sixtysix.saveformat import CHECK1
+from sixtysix.saveformat import MAGIC, VERSION, HEAD, LOGGED, LAST_ACTION, FLAGGED, DEAL, SETTINGS, SLEPT, LINKED, \
     COUNTED, OVER, DAMAGED, NEWER, LOST, size, complete
 
 

@@ -80,8 +80,12 @@ class Layout:
     def __init__(self, width, height, spi_khz=ui.SPI_KHZ):
         self.w = width
         self.h = height
+        # A frame's drawing budget on this display: a pixel's 16 bits take 16000/spi_khz
+        # ns to send, more than at ui.SPI_KHZ on a slower clock, so fewer pixels fit (a
+        # sheet pixel, the dearer kind, sets the share)
+        extra = max(0, 16000000 // spi_khz - 16000000 // ui.SPI_KHZ)        # ns a pixel more
+        ui.FRAME_US = ui.FRAME * ui.TILE_US * 1000 // (ui.TILE_US * 1000 + extra)
         from sixtysix import layouts
-        ui.FRAME_US = layouts.frame_us(spi_khz)
         d = layouts.for_screen(width, height)
         sixtysix.forget("layouts")                 # read once, at power-on
         for key in d:

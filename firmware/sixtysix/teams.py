@@ -6,7 +6,8 @@ Loaded only for three-handed, four-handed and North American matches.
 """
 from shared_rules import cards
 from shared_rules.actions import BID, PASS
-from sixtysix.game import pad
+from sixtysix.ui import pad
+
 
 def columns(game):
     """Header, games and tricks, one column per score (player or partnership)."""

@@ -24,7 +24,7 @@ GREEN = 0x50E070
 # composing it, plus its share of the SPI transfer; tools/devicecost.py, fitted to the
 # real firmware's refreshes): ~7 us from a sheet (a card, text), ~3 us from a plain shape
 # (the felt, a box), both for text over a colour. 40 ms leaves a 50 ms frame room for Python.
-# Those figures send pixels at SPI_KHZ; layouts.frame_us() fits the budget to a slower display.
+# Those figures send pixels at SPI_KHZ; table.Layout fits the budget to a slower display.
 FRAME = 40000
 SPI_KHZ = 62500
 FRAME_US = FRAME
@@ -85,6 +85,12 @@ def arrive(part):
             arrive(part[i])
     elif not isinstance(part, displayio.TileGrid) and part.x < -PARK // 2:
         part.location = (part.x + PARK, part.y + PARK)     # (x and y at once: one area)
+
+
+def pad(n, width=3):
+    """n right-aligned in `width` characters: a column of the score panel."""
+    s = str(n)
+    return " " * (width - len(s)) + s
 
 
 def outline(x, y, w, h, color):
