@@ -95,9 +95,11 @@ def notice(game, title, text, then=None):
     open_box(game, title, lines, ["OK"], close)
 
 
-def action_menu(game):
+def action_menu(game, items=None, item=None):
     """What the player may do besides playing the raised card: only what is legal now;
-    out of turn in link play, the Russian close asked of the other device."""
+    `items(turn, labels, acts)` adds a kind of table's own (a linked table's: leaving,
+    and out of turn the Russian close asked of the other device), `item(act)` does one
+    of them and gives the next screen or None."""
     d = game.match.deal
     me = game.me()
     hand = game.hand()
@@ -136,7 +138,8 @@ def action_menu(game):
         acts.append("hint")
     labels.append("Main menu")
     acts.append("title")
-    game.menu_items(turn, labels, acts)
+    if items is not None:
+        items(turn, labels, acts)
     labels.append("Back")
     acts.append("back")
 
@@ -155,7 +158,7 @@ def action_menu(game):
         if a == "hint":
             hint(game)
         elif a in ("ask", "leave"):
-            return game.menu_item(a)
+            return item(a)
         elif a != "back":
             game.table.call(lambda: game.act(a, me))    # once the box is gone
         return None

@@ -636,13 +636,6 @@ class Game:
     def action_menu(self):
         dialogs.action_menu(self)
 
-    def menu_items(self, turn, labels, acts):
-        """Items a kind of table adds to the action menu (a linked table's:
-        sixtysix.linktable): none here."""
-
-    def menu_item(self, act):
-        """What such an item does: the next screen, or None."""
-
     def point_at(self, action):
         """Raise the card an action plays, or choose the bid (hints)."""
         if action is not None and action >= BID:

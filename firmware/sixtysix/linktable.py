@@ -98,6 +98,9 @@ class Linked(Game):
             self.session.leave()
         return "title"
 
+    def action_menu(self):
+        dialogs.action_menu(self, self.menu_items, self.menu_item)
+
     def menu_items(self, turn, labels, acts):
         """Leaving the match, and out of turn in Russian rules, a close asked of the other
         device (this player not on lead, before the lead)."""
@@ -111,6 +114,7 @@ class Linked(Game):
         acts.append("leave")
 
     def menu_item(self, act):
+        """What a link play item does: the next screen, or None."""
         s = self.session
         if act == "leave":
             s.leave()
