@@ -11,8 +11,7 @@ with only erased bytes after it was cut short by the power (dropped quietly), an
 damage (reported). `nvm`: anything with len() and slice assignment (microcontroller.nvm,
 tools.flashnvm.FlashNVM), or None.
 """
-from sixtysix.saveformat import MAGIC, VERSION, HEAD, LAST_ACTION, FLAGGED, DEAL, SETTINGS, SLEPT, LINKED, \
-    COUNTED, OVER, small, framed, size
+from sixtysix import saveformat     # (by attribute: no second name a kind in this module)
 
 RESERVED = 64       # the end of the nvm: boot.py's deploy flag
 # Room a deal's records need at most (its header, some 70 actions): with less left, the
@@ -69,7 +68,7 @@ class Store:
         """True if a match can be continued (as far as the log tells)."""
         return bool(self.records) and not self.over
 
-    def header(self, kind=DEAL):
+    def header(self, kind=saveformat.DEAL):
         """The payload of the current match's first record if it is of `kind` (DEAL: a
         match against the computer, LINKED: a linked match), else None."""
         r = self.records
@@ -79,27 +78,27 @@ class Store:
         """The header of the linked match to rebuild when link play is chosen (one set up
         or playing), else None: a finished one is not rebuilt (the link screen would only
         leave it, and the other device had its moves: sixtysix.linksession.drop)."""
-        return None if self.over else self.header(LINKED)
+        return None if self.over else self.header(saveformat.LINKED)
 
     def actions(self):
         """The current match's actions, oldest first, as (seat, action); seat -1: the
         seat to act. (A generator: a linked match's hundreds of moves are never a list.)"""
         r = self.records
-        i = size(r, 0) if r else 0
+        i = saveformat.size(r, 0) if r else 0
         while i < len(r):
             h = r[i]
-            if h <= LAST_ACTION:
+            if h <= saveformat.LAST_ACTION:
                 yield -1, h
-            elif h < DEAL:
+            elif h < saveformat.DEAL:
                 yield r[i + 1], r[i + 2]
-            i += size(r, i)
+            i += saveformat.size(r, i)
 
     # ---- writing ----------------------------------------------------------------------
 
-    def start_deal(self, header, kind=DEAL):
+    def start_deal(self, header, kind=saveformat.DEAL):
         """A new deal (DEAL), or a linked match's header (LINKED; empty: it was left)."""
-        rec = framed(kind, header)
-        self.records = bytearray(rec if kind == DEAL or header else b"")
+        rec = saveformat.framed(kind, header)
+        self.records = bytearray(rec if kind == saveformat.DEAL or header else b"")
         self.over = False
         return self.put(rec)
 
@@ -113,24 +112,24 @@ class Store:
         """Log an action; seat -1 when it was the seat to act's. With COUNTED in flags,
         `settings` is the settings payload that already counts this deal's end."""
         if seat < 0 and not flags:
-            rec = small(action)
+            rec = saveformat.small(action)
         else:
-            rec = small(FLAGGED | flags, seat, action)
+            rec = saveformat.small(saveformat.FLAGGED | flags, seat, action)
         self.records.extend(rec)
-        if flags & OVER:
+        if flags & saveformat.OVER:
             self.over = True
-        if flags & COUNTED:
+        if flags & saveformat.COUNTED:
             self.settings = settings
         return self.put(rec)
 
     def save_settings(self, payload):
         self.settings = payload
         self.counted = []
-        return self.put(framed(SETTINGS, payload))
+        return self.put(saveformat.framed(saveformat.SETTINGS, payload))
 
     def sleep_on(self, screen):
         self.slept = screen
-        return self.put(small(SLEPT, screen))
+        return self.put(saveformat.small(saveformat.SLEPT, screen))
 
     def due(self):
         """True when the log should be rewritten now, before a deal's records run out of
@@ -161,7 +160,7 @@ class Store:
         """Append a record into erased bytes, or rewrite the area when it is full."""
         if self.nvm is None:
             return False
-        if rec[0] != SLEPT:
+        if rec[0] != saveformat.SLEPT:
             self.slept = -1
         if self.dirty or self.blank or self.end + len(rec) > self.area:
             return self.rewrite()
@@ -171,20 +170,20 @@ class Store:
 
     def image(self):
         """The compact form of the state: header, settings, the current deal, sleep."""
-        out = bytearray(MAGIC + bytes((VERSION, 0, 0, 0, 0)))
+        out = bytearray(saveformat.MAGIC + bytes((saveformat.VERSION, 0, 0, 0, 0)))
         if self.settings is not None:
-            out += framed(SETTINGS, self.settings)
+            out += saveformat.framed(saveformat.SETTINGS, self.settings)
         r = self.records
         i = 0
         while i < len(r):
-            n = size(r, i)
-            if FLAGGED <= r[i] < DEAL and r[i] & COUNTED:       # counted in the settings now
-                out += small(r[i] & ~COUNTED, r[i + 1], r[i + 2])
+            n = saveformat.size(r, i)
+            if saveformat.FLAGGED <= r[i] < saveformat.DEAL and r[i] & saveformat.COUNTED:    # counted now
+                out += saveformat.small(r[i] & ~saveformat.COUNTED, r[i + 1], r[i + 2])
             else:
                 out += r[i:i + n]
             i += n
         if self.slept >= 0:
-            out += small(SLEPT, self.slept)
+            out += saveformat.small(saveformat.SLEPT, self.slept)
         out[3] = len(out) & 255
         out[4] = len(out) >> 8
         return out
@@ -215,7 +214,7 @@ class Store:
             self.nvm[0:len(data)] = data
         else:
             self.nvm[0:self.area] = erased(data, self.area)
-        self.first = HEAD
+        self.first = saveformat.HEAD
         self.archive_at = n
         self.log_at = self.end = len(data)
         self.blank = False
