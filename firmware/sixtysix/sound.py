@@ -1,5 +1,5 @@
 """Short, quiet tunes on the board's speaker: a card played, a trick won, a marriage, a
-deal won or lost.
+deal won or lost: the table says which (sixtysix.game).
 
 Loaded only on a board whose profile offers a sound output (profiles.sound: anything with
 tone(hz) and off()); elsewhere app.sound is None and nothing here runs. Nothing waits:
@@ -8,9 +8,6 @@ its time is up (notes are a frame or a few long), so the screen and the keys nev
 for a tune. Before the computer thinks (a second or more without the loop) hush() stops
 whatever sounds.
 """
-from shared_rules.actions import MARRY, EXCHANGE
-from sixtysix.settings import SOUND
-
 # (frequency in Hz, seconds) per note
 TUNES = {
     "play": ((1760, 0.03),),
@@ -32,23 +29,12 @@ class Sound:
 
     def cue(self, name):
         """Start tune `name` unless Sound is off (one already sounding gives way)."""
-        if self.settings.index[SOUND] == 0:
+        if self.settings.get("sound") == "on":
             self.tune = TUNES[name]
             self.next = 0
             now = self.clock()
             self.until = now
             self.step(now)
-
-    def acted(self, game, action, trick):
-        """The tune for an action just applied in `game`: a marriage, a trick the human's
-        side won (`trick`: the action ended one), any other card played."""
-        from sixtysix.dialogs import HUMAN          # (loaded with the table)
-        if MARRY <= action < EXCHANGE:
-            self.cue("marriage")
-        elif trick and game.deal_side(game.match.deal.last_trick[-1]) == HUMAN:
-            self.cue("trick")
-        elif action < MARRY:
-            self.cue("play")
 
     def step(self, now):
         """The next note when the current one is over; silence after the last."""
