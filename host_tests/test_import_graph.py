@@ -1,5 +1,6 @@
 """The import graph of firmware/, shared_rules/ and tools/, drawn from the source (ast):
-no circle, no module that imports the app, no module named by string that does not exist.
+no circle, nothing imported from a layer above, no module that imports the app, no
+module named by string that does not exist.
 
 Every import counts, at the top of a module or inside a function: the firmware imports
 most of its modules late, one a frame, and a late import is a door all the same. A
@@ -7,12 +8,15 @@ module's import of its own package (`from shared_rules.ai import CHECK_EVERY` in
 module of shared_rules.ai) is no edge: Python runs a package's __init__ before any module
 in it.
 
-`python3 host_tests/test_import_graph.py` prints the graph: each module and what it imports.
+`python3 host_tests/test_import_graph.py` prints the graph: each module, its layer and
+what it imports.
 """
 import ast
 import re
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the modules live: (folder, the folder their names are relative to)
@@ -54,6 +58,41 @@ def imports(name, path, known):
         if m and m != name and not name.startswith(m + "."):    # (its own package: no edge)
             out.add(m)
     return out
+
+
+# The layers, lowest first: a module may import the modules of its own layer and of the
+# layers below it, never one above (docs/ARCHITECTURE.md draws them). A module is in the
+# layer of the longest name that is it or a package of it; each of firmware/'s modules is
+# named, so a new one has to be placed.
+def _firmware(names):
+    return " ".join("sixtysix." + n for n in names.split())
+
+
+LAYERS = (
+    ("shared_rules", "the rules engine"),
+    ("shared_rules.ai", "the computer players"),
+    ("sixtysix", "the package: forget()"),
+    (_firmware("bmp keys keynames layouts ui sound battery"), "core: the screen, the keys, the speaker"),
+    (_firmware("saveformat store storeread savegame archive oldsave settings"), "save: the log in the nvm"),
+    (_firmware("table tableparts tablebuild dialogs game teams seats passplay"), "table: the match and its view"),
+    (_firmware("sha256 fairseed link linkterms linkhandshake linkplay linkheard linkmatch linkrestore "
+               "linksession linkscreen linktable"), "link: play over the cable"),
+    (_firmware("menu title loading settingsscreen textscreen rulestext friends lesson lessondeal"), "screens"),
+    (_firmware("app restart"), "the app"),
+    ("code boot", "the board's entry points"),
+    ("tools", "host tools"),
+)
+
+
+def layer_of(name):
+    """The index in LAYERS of module `name`."""
+    best = None
+    for i, (names, _) in enumerate(LAYERS):
+        for n in names.split():
+            if (name == n or name.startswith(n + ".")) and (best is None or len(n) > len(best[1])):
+                best = (i, n)
+    assert best is not None and (best[1] != "sixtysix" or name == "sixtysix"), "no layer for " + name
+    return best[0]
 
 
 def graph():
@@ -106,6 +145,21 @@ def test_the_import_graph_has_no_circle():
     assert circles(graph()) == []
 
 
+def test_every_module_has_a_layer_and_a_layer_finds_its_modules():
+    names = ("shared_rules.deal", "shared_rules.ai.hard", "sixtysix", "sixtysix.ui", "sixtysix.linkmatch",
+             "sixtysix.app", "tools.deploy.rawrepl")
+    assert [layer_of(n) for n in names] == [0, 1, 2, 3, 6, 8, 10]
+    for name in graph():
+        layer_of(name)
+    with pytest.raises(AssertionError, match="no layer for sixtysix.newmodule"):
+        layer_of("sixtysix.newmodule")
+
+
+def test_nothing_imports_from_a_layer_above_it():
+    edges = graph()
+    assert [(a, b) for a in sorted(edges) for b in sorted(edges[a]) if layer_of(b) > layer_of(a)] == []
+
+
 def test_no_module_imports_the_app():
     """A screen or the table gets what it needs when it is made and tells the app what it
     wants by what it returns; only the board's entry point and the simulator make the app."""
@@ -136,5 +190,5 @@ def test_every_module_the_firmware_names_exists():
 
 
 if __name__ == "__main__":
-    for name, out in sorted(graph().items()):
-        print("%-32s -> %s" % (name, " ".join(sorted(out))))
+    for name, out in sorted(graph().items(), key=lambda item: (layer_of(item[0]), item[0])):
+        print("%2d %-32s -> %s" % (layer_of(name), name, " ".join(sorted(out))))
