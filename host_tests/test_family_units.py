@@ -87,7 +87,8 @@ def test_settings_offer_every_game_and_keep_old_saves():
 
 
 @pytest.mark.parametrize("game,head", [("four-handed", "       Us Opp"), ("american 3", "     You  L  R"),
-                                       ("three-handed", "     You  L  R"), ("american 2", "      You CPU")])
+                                       ("three-handed", "     You  L  R"), ("american 2", "      You CPU"),
+                                       ("standard", "      You CPU")])
 def test_score_panel_columns(game, head):
     sim = Sim("pico_display_pack", seed=2)
     sim.boot()
@@ -98,6 +99,8 @@ def test_score_panel_columns(game, head):
     lines = [lab.text for lab in g.table.panel]
     assert lines[0] == head
     assert lines[1].startswith("Games") and lines[2].startswith("Trick")
+    ends = [i for i, c in enumerate(head) if c != " " and (i + 1 == len(head) or head[i + 1] == " ")]
+    assert [i for i, c in enumerate(lines[1]) if c == "0"] == ends, lines[1]     # under the heads' ends
     assert all(len(s) <= 14 for s in lines)
     assert lines[4].startswith("Trump ")
     if game.startswith("american"):

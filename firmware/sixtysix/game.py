@@ -296,9 +296,9 @@ class Game:
         if self.n == 2 and not self.team:
             h = self.heads
             seat = self.match.seat_of
-            lines = ["      " + ui.pad(h[0]) + " " + ui.pad(h[1]),
-                     "Games " + ui.pad(s[0]) + " " + ui.pad(s[1]),
-                     "Tricks" + ui.pad(d.tricks[seat(0)]) + " " + ui.pad(d.tricks[seat(1)])]
+            lines = ["      %3s %3s" % (h[0], h[1]),        # right-aligned columns
+                     "Games %3s %3s" % (s[0], s[1]),
+                     "Tricks%3s %3s" % (d.tricks[seat(0)], d.tricks[seat(1)])]
         else:
             from sixtysix import teams
             lines = teams.columns(self)
@@ -311,7 +311,7 @@ class Game:
             from sixtysix import teams
             lines.append(teams.bid_line(self, pts))
         else:
-            lines.append("Points" + ui.pad(pts))
+            lines.append("Points%3s" % pts)
         lines.append("Trump " + (cards.SUIT_WORDS[d.trump] if d.trump >= 0 else "not yet"))
         return lines
 

@@ -6,7 +6,6 @@ Loaded only for three-handed, four-handed and North American matches.
 """
 from shared_rules import cards
 from shared_rules.actions import BID, PASS
-from sixtysix.ui import pad
 
 
 def columns(game):
@@ -18,19 +17,19 @@ def columns(game):
     tricks = ["-"] * sides                 # three-handed: the dealer takes no tricks
     for s in range(len(d.tricks)):
         tricks[game.deal_side(s)] = d.tricks[s]
-    return ["     " + "".join(pad(h, w) for h in game.heads),
-            "Games" + "".join(pad(v, w) for v in m.score),
-            "Trick" + "".join(pad(v, w) for v in tricks)]
+    return ["     " + "".join("%*s" % (w, h) for h in game.heads),       # right-aligned columns
+            "Games" + "".join("%*s" % (w, v) for v in m.score),
+            "Trick" + "".join("%*s" % (w, v) for v in tricks)]
 
 
 def bid_line(game, pts):
     """Points of the human's side and the bid to make: "Pts  45 bid 3L"."""
     d = game.match.deal
     if not d.bid:
-        return "Pts" + pad(pts, 4) + " no bid"
+        return "Pts%4s no bid" % pts
     bidder = d.bidder if d.bidder >= 0 else d.bids.index(d.bid)
     word = " moon " if d.bid == 5 else " bid " + str(d.bid)
-    return "Pts" + pad(pts, 4) + word + game.who(bidder)[0]
+    return "Pts%4s" % pts + word + game.who(bidder)[0]
 
 
 def bid_text(b):

@@ -87,12 +87,6 @@ def arrive(part):
         part.location = (part.x + PARK, part.y + PARK)     # (x and y at once: one area)
 
 
-def pad(n, width=3):
-    """n right-aligned in `width` characters: a column of the score panel."""
-    s = str(n)
-    return " " * (width - len(s)) + s
-
-
 def outline(x, y, w, h, color):
     """A rectangle's one-pixel outline, corners left out (a softened card outline)."""
     g = displayio.Group()
