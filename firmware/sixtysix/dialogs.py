@@ -21,10 +21,10 @@ EXTRA = ("", "", " - schneider", " - schwarz", " - 4 points")
 def open_box(game, title, lines, items, handler):
     """A framed box with a title, text lines and a menu; `handler(role)` gets the keys.
 
-    The box is built as horizontal bands, one a line of text (its piece of frame and
-    inside, and its text) and one a menu row, with the menu (its bar and labels) over
-    them: it appears a band or two a frame and leaves the same way, so no refresh draws
-    the whole box. A band is made in the frame it appears in (the first with the key
+    The box is built as horizontal bands, one a line of text (its inside and its text)
+    and one a menu row, with the menu (its bar and labels) over them, the box's two sides
+    coming whole with the first: it appears a band or two a frame and leaves the same
+    way, so no refresh draws the whole box. A band is made in the frame it appears in (the first with the key
     that opened the box: on the real firmware a box of nine lines made at once kept the
     key's answer waiting 40 ms more)."""
     lay = game.lay
@@ -43,9 +43,12 @@ def open_box(game, title, lines, items, handler):
     g = displayio.Group()
 
     def band(top, bottom):
+        if top == y:        # the box's sides whole, each a layer of its own: 2 pixels wide,
+            for side in (x, x + w - 2):     # cheap at once, and 2 shapes, not 2 a band
+                s = displayio.Group()
+                s.append(ui.rect(side, y, 2, h, ui.GOLD))
+                g.append(s)
         b = displayio.Group()
-        b.append(ui.rect(x, top, 2, bottom - top, ui.GOLD))
-        b.append(ui.rect(x + w - 2, top, 2, bottom - top, ui.GOLD))
         inner_top, inner_bottom = max(top, y + 2), min(bottom, y + h - 2)
         if inner_bottom > inner_top:
             b.append(ui.rect(x + 2, inner_top, w - 4, inner_bottom - inner_top, ui.FELT_DARK))
