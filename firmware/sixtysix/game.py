@@ -514,13 +514,9 @@ class Game:
         elif d.ended and d.result[2] == "wrong-declaration":
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
-        if self.app.sound is not None:     # a marriage, a trick this side won, a card
-            if MARRY <= action < EXCHANGE:
-                self.app.sound.cue("marriage")
-            elif sum(d.tricks) > tricks and self.deal_side(d.last_trick[-1]) == HUMAN:
-                self.app.sound.cue("trick")
-            elif action < MARRY:
-                self.app.sound.cue("play")
+        if self.app.sound is not None:
+            ours = sum(d.tricks) > tricks and self.deal_side(d.last_trick[-1]) == HUMAN   # a trick won
+            self.app.sound.acted(action, ours)
         frames = self.lay.frames[0]
         if self.watching():
             frames //= 2

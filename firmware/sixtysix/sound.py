@@ -1,5 +1,5 @@
 """Short, quiet tunes on the board's speaker: a card played, a trick won, a marriage, a
-deal won or lost: the table says which (sixtysix.game).
+deal won or lost.
 
 Loaded only on a board whose profile offers a sound output (profiles.sound: anything with
 tone(hz) and off()); elsewhere app.sound is None and nothing here runs. Nothing waits:
@@ -8,6 +8,8 @@ its time is up (notes are a frame or a few long), so the screen and the keys nev
 for a tune. Before the computer thinks (a second or more without the loop) hush() stops
 whatever sounds.
 """
+from shared_rules.actions import MARRY, EXCHANGE
+
 # (frequency in Hz, seconds) per note
 TUNES = {
     "play": ((1760, 0.03),),
@@ -35,6 +37,16 @@ class Sound:
             now = self.clock()
             self.until = now
             self.step(now)
+
+    def acted(self, action, ours):
+        """The tune for an action the table has just applied: a marriage, a trick won by
+        the person's side (`ours`), any other card played."""
+        if MARRY <= action < EXCHANGE:
+            self.cue("marriage")
+        elif ours:
+            self.cue("trick")
+        elif action < MARRY:
+            self.cue("play")
 
     def step(self, now):
         """The next note when the current one is over; silence after the last."""
