@@ -24,9 +24,9 @@ def open_box(game, title, lines, items, handler):
     The box is built as horizontal bands, one a line of text (its inside and its text)
     and one a menu row, with the menu (its bar and labels) over them, the box's two sides
     coming whole with the first: it appears a band or two a frame and leaves the same
-    way, so no refresh draws the whole box. A band is made in the frame it appears in (the first with the key
-    that opened the box: on the real firmware a box of nine lines made at once kept the
-    key's answer waiting 40 ms more)."""
+    way, so no refresh draws the whole box. A band is made in the frame it appears in
+    (the first with the key that opened the box: on the real firmware a box of nine
+    lines made at once kept the key's answer waiting 40 ms more)."""
     lay = game.lay
     w = box_width(lay)
     row = 14 if len(items) <= 7 else 12
