@@ -24,7 +24,10 @@ from sixtysix import dialogs, ui
 from sixtysix.dialogs import HUMAN
 from sixtysix.table import Table, PAUSE
 
-THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.5}   # seconds the computer may think
+# Seconds the computer may think. Hard's 1.45: the frame that shows "Thinking..." and the
+# move's first drawing add up to 80 ms on the real firmware, and "Thinking..." to the
+# move stays within 1.55 s (1.5 let it reach 1,556 ms in three-handed Hard)
+THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.45}
 # Names by place around the viewer (against the computer; computers in link play), and
 # the panel's headings against the computer (a column per player, or per side)
 NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
