@@ -54,10 +54,14 @@ class Cable(LinkedPair):
         assert self.screen(k) == "LinkScreen"
 
     def on_link_screens(self):
-        """Both devices from the title to the link screen, connected to each other."""
+        """Both devices powered on and from the title to the link screen, connected to
+        each other; their link screens."""
+        self.boot()
+        self.settle()
         for k in (0, 1):
             self.to_link_screen(k)
         self.wait(1500)
+        return [d.app.screen for d in self.devices]
 
     def set_rules(self, k, rules):
         """Settings on device k: the rule set (keys, as a person would)."""
@@ -569,10 +573,7 @@ def test_the_link_screen_shows_a_change_a_part_a_frame():
     the menu comes first (the answer to a key, when a key made the change), then a line
     a frame; on the real firmware all of them in one frame drew 89 ms."""
     pair = Cable(5)
-    pair.boot()
-    pair.settle()
-    pair.on_link_screens()
-    scr = pair.devices[1].app.screen
+    scr = pair.on_link_screens()[1]
     tick = scr.tick
     seen = []
 
@@ -597,10 +598,7 @@ def test_an_offer_answers_its_key_before_its_commitment(monkeypatch):
     SHA-256 commitment (~100 ms on the board) in the next: on the real firmware the key
     waited 136 ms for its first change."""
     pair = Cable(6)
-    pair.boot()
-    pair.settle()
-    pair.on_link_screens()
-    scr = pair.devices[0].app.screen
+    scr = pair.on_link_screens()[0]
     tick = scr.tick
     frames = []
     gone = []
