@@ -118,10 +118,11 @@ def drop_set_up(app):
     steps and the fair seed once the match is agreed, and the engine of the games the
     agreed one is not (the link screen loaded every game's). On the real firmware, beside
     them the table's loading left 6.5 KB free. (The match's own engine stays: its deal
-    holds it.)"""
+    holds it.) The title's and the menus' modules go now too, not as the table starts
+    (App.start): the table's loading is link play's tightest moment."""
     import sixtysix
     s = app.session
-    gone = ["linkscreen"]
+    gone = ["linkscreen", "title", "menu"]
     if s is not None and s.match is not None:
         gone += SETUP
         gone += ["shared_rules.view", "shared_rules.deal"] if hasattr(s.match.deal, "trick") \
