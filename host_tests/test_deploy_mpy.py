@@ -110,11 +110,19 @@ def test_the_board_gets_circuitpythons_header_on_the_compilers_bytes(tmp_path):
     board = mpy.compile_source(source, "sixtysix/x.py", mpy.program())
     (tmp_path / "sixtysix").mkdir()
     (tmp_path / "sixtysix/x.py").write_bytes(source)
-    subprocess.run([mpy.program()] + list(mpy.OPTIONS) + ["-o", "x.mpy", "sixtysix/x.py"], cwd=tmp_path, check=True)
+    subprocess.run([mpy.program()] + list(mpy.OPTIONS) + ["-s", "sixtysix.x", "-o", "x.mpy", "sixtysix/x.py"],
+                   cwd=tmp_path, check=True)
     raw = (tmp_path / "x.mpy").read_bytes()
     assert raw[:1] == b"M" and board == b"C" + raw[1:]     # MicroPython's compiler: only its first byte differs
     assert board[:4] == HEADER
-    assert b"docstring" not in board and b"sixtysix/x.py" in board     # the name its tracebacks show
+    assert b"docstring" not in board and b"sixtysix/x.py" not in board
+    assert b"sixtysix.x" in board           # its tracebacks name the module, a name the import makes anyway
+
+
+def test_a_compiled_module_is_named_as_it_is_imported():
+    assert [mpy.module_name(n) for n in ("sixtysix/app.py", "sixtysix/__init__.py", "shared_rules/ai/hard.py",
+                                         "profiles/ugame22.py")] == \
+        ["sixtysix.app", "sixtysix", "shared_rules.ai.hard", "profiles.ugame22"]
 
 
 def test_which_files_are_compiled(tmp_path):

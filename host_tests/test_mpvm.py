@@ -129,7 +129,7 @@ def test_a_package_runs_as_the_bytes_the_board_gets(toy_package):
     loaded, doc = info.value.stdout.splitlines()
     assert board[:1] == b"C" and bytes.fromhex(loaded) == b"M" + board[1:]
     assert doc == "None"
-    assert 'File "toy/inner/deep.py", line 1, in fail' in info.value.traceback   # -O3: no line numbers
+    assert 'File "toy.inner.deep", line 1, in fail' in info.value.traceback   # -O3: no line numbers
 
 
 def test_run_json_decodes_one_row_per_line():
