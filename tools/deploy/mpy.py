@@ -85,7 +85,7 @@ def module_name(name):
     "sixtysix/app.py", "sixtysix" for its __init__.py). The board keeps every name it
     meets (a qstr) for good, and the import makes this one anyway: with the file's path
     it would keep a second name per module loaded, each ~25 bytes, and reach its next
-    pool of names (9 KB in one piece at about 1,270 names) that much sooner."""
+    pool of names (9 KB in one piece past about 1,260 names) that much sooner."""
     parts = name[:-3].split("/")
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
