@@ -491,6 +491,7 @@ class Game:
                 self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
             return False
         self.log_action(action, seat, implied)
+        took = sum(d.tricks) > tricks       # the action ended a trick
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -509,7 +510,7 @@ class Game:
             msg = teams.bid_said(self, seat, action)
         elif trump < 0 <= d.trump and self.team:
             msg = who + " leads: " + cards.SUIT_WORDS[d.trump] + " are trumps"
-        elif self.team and d.widow and d.trick_count == 1 and sum(d.tricks) > tricks:
+        elif self.team and d.widow and d.trick_count == 1 and took:
             msg = self.who(d.last_trick[-1]) + " takes the widow: " + \
                 str(cards.mask_points(d.widow)) + " points"
         if d.ended and d.result[2] == "declared":
@@ -518,12 +519,11 @@ class Game:
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
         if self.app.sound is not None:
-            ours = sum(d.tricks) > tricks and self.deal_side(d.last_trick[-1]) == HUMAN   # a trick won
-            self.app.sound.acted(action, ours)
+            self.app.sound.acted(action, took and self.deal_side(d.last_trick[-1]) == HUMAN)
         frames = self.lay.frames[0]
         if self.watching():
             frames //= 2
-        if sum(d.tricks) > tricks:
+        if took:
             # a trick was completed: show it, then sweep it to the winner
             self.table.goto(self.targets(trick=before + [(seat, action & 31)]), frames)
             self.table.pause(frames * 2 if self.watching() else PAUSE)
