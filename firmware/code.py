@@ -10,7 +10,7 @@ happening; and on a board whose display CircuitPython built and drew its console
 before code.py runs, which goes straight to the title); the app's first refresh shows the title, menu
 and all (a whole-screen refresh: cheaper than the title's many layers drawn one by one
 over the splash, measured); the title then loads what its choices need in frames
-without a key (sixtysix.loading).
+without a key (sixtysix.screens.loading).
 
 An error nothing else caught never ends the program: sixtysix.restart shows it and
 restarts the board into the saved match.
@@ -25,7 +25,7 @@ import storage
 import supervisor
 
 import profiles
-from sixtysix import ui
+from sixtysix.core import ui
 
 try:
     supervisor.status_bar.display = False   # no status line on the screen, ever

@@ -4,9 +4,9 @@ Wire: an in-memory cable at 115200 baud (each byte arrives 10 bit-times after th
 before it) that can drop, duplicate or corrupt bytes, repeat whole frames, add noise,
 and be pulled (bytes in flight are lost, so a frame is torn mid-message) and plugged back.
 
-Device: what the firmware's screens do with a sixtysix.linkmatch.LinkedMatch, without
-the screens: poll, save into a save store (sixtysix.store over a flash stand-in, as the
-firmware: the moves as they are applied, linkmatch.sync for the rest), show the next move
+Device: what the firmware's screens do with a sixtysix.link.match.LinkedMatch, without
+the screens: poll, save into a save store (sixtysix.save.store over a flash stand-in, as the
+firmware: the moves as they are applied, link.match.sync for the rest), show the next move
 of the other device, start the next deal after a result, and let its player (random
 legal moves) and the computer players it holds act. power_cut() drops everything but
 the nvm and boots again; cut_before_save makes the cut land between a pass's changes
@@ -20,10 +20,10 @@ from tools.sim import setup_paths
 setup_paths()
 from shared_rules.actions import BID, CLOSE, DECLARE  # noqa: E402
 from shared_rules.errors import IllegalMove  # noqa: E402
-from sixtysix import linkmatch as lm  # noqa: E402
-from sixtysix.linksession import restore  # noqa: E402
-from sixtysix.link import Link, VERSION  # noqa: E402
-from sixtysix.store import Store  # noqa: E402
+from sixtysix.link import match as lm  # noqa: E402
+from sixtysix.link.session import restore  # noqa: E402
+from sixtysix.link.cable import Link, VERSION  # noqa: E402
+from sixtysix.save.store import Store  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 
 BYTE_TIME = 10 / 115200

@@ -72,12 +72,13 @@ def test_compile_bench_times_each_module_once_after_those_before_it():
     first imports it, with the modules its import brought in; a later mention is
     "loaded" (no timing is compared: on a shared machine the VM's times swing widely)."""
     from tools.compilebench import times, report
-    rows = times(["sixtysix.saveformat", "sixtysix.link", "sixtysix.saveformat", "sixtysix.fairseed"], runs=1)
+    rows = times(["sixtysix.save.format", "sixtysix.link.cable", "sixtysix.save.format", "sixtysix.link.fairseed"],
+                 runs=1)
     (crc, t_crc, _), (link, t_link, _), (again, t_again, _), (fair, t_fair, extra) = rows
-    assert (crc, link, again, fair) == ("sixtysix.saveformat", "sixtysix.link", "sixtysix.saveformat",
-                                        "sixtysix.fairseed")
+    assert (crc, link, again, fair) == ("sixtysix.save.format", "sixtysix.link.cable", "sixtysix.save.format",
+                                        "sixtysix.link.fairseed")
     assert t_crc > 0 and t_link > 0 and t_again is None
-    assert t_fair > 0 and extra == ["sixtysix.sha256"]
+    assert t_fair > 0 and extra == ["sixtysix.link.sha256"]
     assert "loaded" in report(rows)[2]
 
 

@@ -167,7 +167,7 @@ def run_code_py(monkeypatch, readonly, sleep):
     monkeypatch.setitem(sys.modules, "profiles", types.SimpleNamespace(
         load=lambda name: profile, power=lambda profile, display, keys: None,
         sound=lambda profile: None))
-    ui = types.ModuleType("sixtysix.ui")          # the splash: no font file on a PC
+    ui = types.ModuleType("sixtysix.core.ui")          # the splash: no font file on a PC
     ui.load_font = lambda path: None
     ui.backdrop = lambda width, height, title: title
     restart = types.ModuleType("sixtysix.restart")    # a start, not a restart after an error
@@ -179,7 +179,7 @@ def run_code_py(monkeypatch, readonly, sleep):
     package.restart = restart
     package.forget = lambda *names: None
     monkeypatch.setitem(sys.modules, "sixtysix", package)
-    monkeypatch.setitem(sys.modules, "sixtysix.ui", ui)
+    monkeypatch.setitem(sys.modules, "sixtysix.core.ui", ui)
     monkeypatch.setitem(sys.modules, "sixtysix.restart", restart)
     monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace())     # no built-in display
     app = types.ModuleType("sixtysix.app")

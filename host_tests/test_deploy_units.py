@@ -149,10 +149,11 @@ def test_cached_wheels_are_not_downloaded_again(tmp_path, monkeypatch):
 def test_unpinned_library_import_is_an_error(tmp_path):
     cache = libraries.WheelCache(seed_cache(tmp_path))
     with pytest.raises(LibrariesUnavailable) as caught:
-        libraries.resolve([("firmware/sixtysix/sound.py", "import adafruit_rtttl\n")], cache, libraries.read_pins())
+        libraries.resolve([("firmware/sixtysix/core/sound.py", "import adafruit_rtttl\n")], cache,
+                          libraries.read_pins())
     message = str(caught.value)
     assert caught.value.exit_code == 10
-    assert "firmware/sixtysix/sound.py imports adafruit_rtttl" in message and "board_libs.txt" in message
+    assert "firmware/sixtysix/core/sound.py imports adafruit_rtttl" in message and "board_libs.txt" in message
     assert "adafruit_rtttl  adafruit-circuitpython-NAME==VERSION" in message
 
 

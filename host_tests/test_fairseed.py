@@ -7,8 +7,8 @@ import pytest
 from tools.sim import setup_paths
 
 setup_paths()
-from sixtysix import fairseed  # noqa: E402
-from sixtysix.sha256 import sha256  # noqa: E402
+from sixtysix.link import fairseed  # noqa: E402
+from sixtysix.link.sha256 import sha256  # noqa: E402
 
 
 def test_sha256_matches_hashlib_at_every_padding_boundary():

@@ -9,7 +9,7 @@ import pytest
 import mpvm
 from test_firmware_memory import DEVICE, OK, STEP, MARK, WARM_UP, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
 
-FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.ai.team_greedy", "sixtysix.teams"]
+FAMILY = ["shared_rules.team", "shared_rules.family", "shared_rules.ai.team_greedy", "sixtysix.table.teams"]
 TEAM_HARD = ["shared_rules.ai", "shared_rules.ai.anytime", "shared_rules.ai.team_worlds",
              "shared_rules.ai.team_playouts", "shared_rules.ai.team_search", "shared_rules.ai.hard"]
 GAMES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed",
@@ -26,7 +26,7 @@ FREE = 16 * 1024
 # the decision allocated), and how many moves played were not Hard's own (Hard never
 # answered, out of memory, and the firmware's fallback played).
 WATCH_HARD = """
-import sixtysix.game
+import sixtysix.table.game
 import shared_rules.ai.hard
 W = [0, 0, 0]
 _own = []
@@ -36,7 +36,7 @@ def _hard(self, view, clock=None, deadline=None):
     _own.append(a)
     return a
 shared_rules.ai.hard.Hard.choose = _hard
-_decide = sixtysix.game.Game.decide
+_decide = sixtysix.table.game.Game.decide
 def _watched(self, seat):
     del _own[:]
     a = _decide(self, seat)
@@ -44,7 +44,7 @@ def _watched(self, seat):
     W[1] = max(W[1], gc.mem_alloc())
     W[2] += not _own or _own[-1] != a
     return a
-sixtysix.game.Game.decide = _watched
+sixtysix.table.game.Game.decide = _watched
 """
 # A whole match keeps only the largest heap between frames (a list of them would grow).
 MARK_MAX = "R[0] = max(R[0], gc.mem_alloc())"
@@ -69,12 +69,12 @@ def test_import_cost_of_the_family_modules(packages):
 def play_in_vm(packages, game, presses=200, whole=False, people=0):
     """Boot, choose `game` and the computer at Hard (a match to 5), let the title load
     what it loads, start a match (`people` > 1: pass-and-play, the persons' bits as
-    sixtysix.seats saves them) and press OK every 8 frames with the heap capped: for
+    sixtysix.table.seats saves them) and press OK every 8 frames with the heap capped: for
     `presses` frames, or (whole) until the match is over and the title back. Returns the
     largest heap in use between frames (after a collection), the decisions (W, see
     WATCH_HARD), the deals played, the actions of the last one, the rule set and whether
     the match is over."""
-    boot = ['from sixtysix.app import App', 'import sixtysix.title',
+    boot = ['from sixtysix.app import App', 'import sixtysix.screens.title',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/lib/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'

@@ -5,12 +5,12 @@ import pytest
 from tools.sim import Sim, setup_paths
 
 setup_paths()       # firmware/ on sys.path, as on the board
-from sixtysix import saveformat, store  # noqa: E402
+from sixtysix.save import format as saveformat, store  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
-from sixtysix.settings import Settings, CHOICES  # noqa: E402
-from sixtysix.table import Layout  # noqa: E402
-from sixtysix import layouts  # noqa: E402
-from sixtysix.ui import CHAR_W, LINE_H  # noqa: E402
+from sixtysix.save.settings import Settings, CHOICES  # noqa: E402
+from sixtysix.table.felt import Layout  # noqa: E402
+from sixtysix.core import layouts  # noqa: E402
+from sixtysix.core.ui import CHAR_W, LINE_H  # noqa: E402
 
 SIZES = sorted(layouts.LAYOUTS)
 

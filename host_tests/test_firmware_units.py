@@ -10,12 +10,13 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.match import Match  # noqa: E402
 from shared_rules.rules import Rules, NAMES  # noqa: E402
 from shared_rules.actions import MARRY  # noqa: E402
-from sixtysix import saveformat, store, keys  # noqa: E402
+from sixtysix.save import format as saveformat, store  # noqa: E402
+from sixtysix.core import keys
 from tools.flashnvm import FlashNVM  # noqa: E402
-from sixtysix.settings import Settings, CHOICES  # noqa: E402
-from sixtysix.table import Layout  # noqa: E402
-from sixtysix import layouts  # noqa: E402
-from sixtysix.game import greedy  # noqa: E402
+from sixtysix.save.settings import Settings, CHOICES  # noqa: E402
+from sixtysix.table.felt import Layout  # noqa: E402
+from sixtysix.core import layouts  # noqa: E402
+from sixtysix.table.game import greedy  # noqa: E402
 
 
 def test_role_keys_repeat_only_moves_and_stop_on_release():
@@ -80,7 +81,7 @@ def test_a_key_with_a_hold_role_answers_on_release_or_once_held_long_enough():
 
 
 def test_key_names_say_what_to_press_on_each_board():
-    from sixtysix.keynames import key_names
+    from sixtysix.core.keynames import key_names
     k = keys.RoleKeys(EventQueue(), ("left", "right", "ok", "menu"), lambda: 0.0)
     assert key_names(k, ("B", "Y", "X", "A")) == {"left": "B", "right": "Y", "ok": "X", "menu": "A"}
     assert key_names(k, None)["menu"] == "MENU"
@@ -104,19 +105,19 @@ def test_the_sound_setting_is_on_by_default_only_with_a_speaker():
 
 
 def test_the_store_reads_its_log_once_and_forgets_the_reader():
-    """Reading the log at power-on is sixtysix.storeread's (1.5 KB in the model): the
+    """Reading the log at power-on is sixtysix.save.storeread's (1.5 KB in the model): the
     store forgets it once read, and a store made later reads it again."""
     import sys
     st = store.Store(FlashNVM())
     assert st.save_settings(b"settings") and st.put(saveformat.small(saveformat.SLEPT, 3))
     again = store.Store(st.nvm)
     assert (again.settings, again.slept, again.problem) == (b"settings", 3, None)
-    assert "sixtysix.storeread" not in sys.modules
+    assert "sixtysix.save.storeread" not in sys.modules
     st.nvm[st.end - 1] ^= 0x55                  # the sleep record's check broken, more log after it
     st.nvm[st.end:st.end + 3] = saveformat.small(saveformat.SLEPT, 4)
     damaged = store.Store(st.nvm)
     assert (damaged.settings, damaged.slept, damaged.problem) == (b"settings", 4, None)
-    assert "sixtysix.storeread" not in sys.modules
+    assert "sixtysix.save.storeread" not in sys.modules
 
 
 def test_checks_and_records():
@@ -296,8 +297,8 @@ def test_the_settings_screen_fits_every_screen(profile):
     """Every setting's line, and the key hint, on the screen and clear of each other and
     of the heading (240x135 once ran its last lines into the hint and off the screen)."""
     from tools.sim import Sim
-    from sixtysix.settingsscreen import SettingsScreen
-    from sixtysix.settings import CHOICES
+    from sixtysix.screens.settings import SettingsScreen
+    from sixtysix.save.settings import CHOICES
     sim = Sim(profile)
     sim.boot()
     screen = SettingsScreen(sim.app)
@@ -364,7 +365,7 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     import types
     from tools.sim import Sim, SimPower, SimSpeaker, FIRMWARE, EventQueue
     import sixtysix.app
-    import sixtysix.ui
+    import sixtysix.core.ui
 
     sim = Sim("waveshare_lcd_1in3")
     keys_obj = types.SimpleNamespace(events=EventQueue())
@@ -387,8 +388,8 @@ def test_code_py_wires_the_board_seams(monkeypatch):
         load=load, power=lambda p, display, keys: power, sound=lambda p: speaker if p is profile else None))
     status_bar = types.SimpleNamespace(display=True)
     monkeypatch.setitem(sys.modules, "supervisor", types.SimpleNamespace(status_bar=status_bar))
-    real_font = sixtysix.ui.load_font
-    monkeypatch.setattr(sixtysix.ui, "load_font",
+    real_font = sixtysix.core.ui.load_font
+    monkeypatch.setattr(sixtysix.core.ui, "load_font",
                         lambda path: real_font(str(FIRMWARE / "assets" / path.split("/")[-1])))
     monkeypatch.setattr(sim.display, "auto_refresh", False)    # as the profile builds it
     shown = []

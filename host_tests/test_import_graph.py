@@ -62,23 +62,19 @@ def imports(name, path, known):
 
 # The layers, lowest first: a module may import the modules of its own layer and of the
 # layers below it, never one above (docs/ARCHITECTURE.md draws them). A module is in the
-# layer of the longest name that is it or a package of it; each of firmware/'s modules is
-# named, so a new one has to be placed.
-def _firmware(names):
-    return " ".join("sixtysix." + n for n in names.split())
-
-
+# layer of the longest name that is it or a package of it: the firmware's layers are its
+# packages (firmware/sixtysix/core/, ...), so a module is placed by the folder it is in;
+# one beside app and restart at the top of firmware/sixtysix/ has to be named here.
 LAYERS = (
     ("shared_rules", "the rules engine"),
     ("shared_rules.ai", "the computer players"),
     ("sixtysix", "the package: forget()"),
-    (_firmware("bmp keys keynames layouts ui sound battery"), "core: the screen, the keys, the speaker"),
-    (_firmware("saveformat store storeread savegame archive oldsave settings"), "save: the log in the nvm"),
-    (_firmware("table tableparts tablebuild dialogs game teams seats passplay"), "table: the match and its view"),
-    (_firmware("sha256 fairseed link linkterms linkhandshake linkplay linkheard linkmatch linkrestore "
-               "linksession linkscreen linktable"), "link: play over the cable"),
-    (_firmware("menu title loading settingsscreen textscreen rulestext friends lesson lessondeal"), "screens"),
-    (_firmware("app restart"), "the app"),
+    ("sixtysix.core", "the screen, the keys, the speaker"),
+    ("sixtysix.save", "the log in the nvm"),
+    ("sixtysix.table", "the match and its view"),
+    ("sixtysix.link", "play over the cable"),
+    ("sixtysix.screens", "the screens away from the table"),
+    ("sixtysix.app sixtysix.restart", "the app"),
     ("code boot", "the board's entry points"),
     ("tools", "host tools"),
 )
@@ -146,9 +142,10 @@ def test_the_import_graph_has_no_circle():
 
 
 def test_every_module_has_a_layer_and_a_layer_finds_its_modules():
-    names = ("shared_rules.deal", "shared_rules.ai.hard", "sixtysix", "sixtysix.ui", "sixtysix.linkmatch",
-             "sixtysix.app", "tools.deploy.rawrepl")
-    assert [layer_of(n) for n in names] == [0, 1, 2, 3, 6, 8, 10]
+    names = ("shared_rules.deal", "shared_rules.ai.hard", "sixtysix", "sixtysix.core.ui", "sixtysix.save",
+             "sixtysix.table.felt", "sixtysix.link.match", "sixtysix.screens.text", "sixtysix.app",
+             "tools.deploy.rawrepl")
+    assert [layer_of(n) for n in names] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 10]
     for name in graph():
         layer_of(name)
     with pytest.raises(AssertionError, match="no layer for sixtysix.newmodule"):
@@ -167,26 +164,75 @@ def test_no_module_imports_the_app():
     assert sorted(a for a in edges if "sixtysix.app" in edges[a]) == ["code", "tools.sim"]
 
 
-def test_every_module_the_firmware_names_exists():
-    """The names the firmware imports or forgets by string (sixtysix.forget, the title's
-    loading lists) are modules: a module renamed without its names would stay resident,
-    or fail to load."""
-    known = modules()
+def firmware_packages(known):
+    """The packages of sixtysix (core, save, ...): a firmware name that starts with one
+    of them is sixtysix's ("link.play": sixtysix.link.play)."""
+    return sorted(n[len("sixtysix."):] for n, path in known.items()
+                  if n.startswith("sixtysix.") and path.name == "__init__.py")
+
+
+def misnamed(known):
+    """(module, string) for each string in the firmware that names a module of sixtysix or
+    shared_rules that does not exist: whole ("sixtysix.link.play"), relative to sixtysix
+    ("link.play", as sixtysix.forget and the lists it is given take them), a short name
+    given to sixtysix.forget ("restart"), or a value of App.MENUS (a module of
+    sixtysix.screens: "title")."""
     dotted = re.compile(r"^(sixtysix|shared_rules)(\.[a-z_0-9]+)+$")
+    relative = re.compile(r"^(%s)(\.[a-z_0-9]+)+$" % "|".join(firmware_packages(known)))
     missing = []
     for name, path in known.items():
         if not (name.startswith("sixtysix") or name in ("code", "boot")):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and dotted.match(node.value):
-                if node.value not in known:
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if dotted.match(node.value) and node.value not in known:
                     missing.append((name, node.value))
+                elif relative.match(node.value) and "sixtysix." + node.value not in known:
+                    missing.append((name, node.value))
+            elif isinstance(node, ast.Assign) and name == "sixtysix.app" \
+                    and [getattr(n, "id", None) for n in node.targets] == ["MENUS"]:
+                for value in node.value.values:    # App.MENUS: modules of sixtysix.screens
+                    if "sixtysix.screens." + value.value not in known:
+                        missing.append((name, value.value))
             elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "forget":
-                for arg in node.args:       # forget's short names are sixtysix's
-                    if isinstance(arg, ast.Constant) and "." not in arg.value \
+                for arg in node.args:       # forget's names not whole are sixtysix's
+                    if isinstance(arg, ast.Constant) and not arg.value.startswith(("sixtysix.", "shared_rules.")) \
                             and "sixtysix." + arg.value not in known:
                         missing.append((name, arg.value))
-    assert missing == []
+    return missing
+
+
+def test_every_module_the_firmware_names_exists():
+    """The names the firmware imports or forgets by string (sixtysix.forget, the title's
+    loading lists, App.MENUS and OPENS, link play's lists) are modules: a module renamed or
+    moved without its names would stay resident, or fail to load."""
+    assert misnamed(modules()) == []
+
+
+def bare(path):
+    """What a package's __init__ holds beside its docstring (a list of statements), or
+    None when it has no docstring."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if not ast.get_docstring(tree):
+        return None
+    return tree.body[1:]
+
+
+def test_the_firmware_packages_hold_a_docstring_and_nothing_else():
+    """A package of sixtysix (core, save, table, link, screens) is its docstring alone:
+    what it holds and which packages it may import. Code or an import there would stay in
+    the heap as long as any of its modules is loaded (and an import would load modules
+    that sixtysix.forget then could not drop). sixtysix's own __init__ is forget()."""
+    known = modules()
+    packages = firmware_packages(known)
+    assert packages == ["core", "link", "save", "screens", "table"]
+    wrong = []
+    for name in packages:
+        path = known["sixtysix." + name]
+        rest = bare(path)
+        if rest is None or rest or "May import" not in ast.get_docstring(ast.parse(path.read_text())):
+            wrong.append(name)
+    assert wrong == []
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Learn to play (firmware/sixtysix/lesson.py): the whole lesson played by the buttons in
+"""Learn to play (firmware/sixtysix/screens/lesson.py): the whole lesson played by the buttons in
 the simulator on boards of every size (two buttons too), its boxes read off the screen,
 a wrong move at each step explained and tried again, and its deal a legal game record
 that tools.replay replays (host_tests/records/std_lesson.json).
@@ -45,7 +45,7 @@ def to_lesson(sim):
 def box(sim):
     """(title, text) of the box on the table, read from its text layers (a label's tiles
     are its characters), every layer checked to be on the screen."""
-    from sixtysix import ui
+    from sixtysix.core import ui
     g = sim.app.screen
     font = ui._font[0]
     rows = []
@@ -84,8 +84,8 @@ def test_the_whole_lesson_by_the_buttons(profile):
     """Every box in order, each saying its rules in the rules screen's words and the
     move in the hint's; each move changes the picture; the deal ends as its record does;
     then the Rules menu, with the lesson's modules forgotten and the save untouched."""
-    from sixtysix import rulestext
-    from sixtysix.lessondeal import STEPS, END
+    from sixtysix.screens import rulestext
+    from sixtysix.screens.lessondeal import STEPS, END
     sim = boot(profile)
     saved = bytes(sim.nvm[0:4096])
     g = to_lesson(sim)
@@ -121,7 +121,7 @@ def test_the_whole_lesson_by_the_buttons(profile):
                  "Trump the 10 of spades with the A of hearts for 21 points", "Declare: you have 66 points"):
         assert hint in said, hint
     assert sim.app.name == "rules" and sim.app.screen.menu.items[0] == "Learn to play"
-    assert not {"sixtysix.lesson", "sixtysix.lessondeal", "shared_rules.ai.hints"} & set(sys.modules)
+    assert not {"sixtysix.screens.lesson", "sixtysix.screens.lessondeal", "shared_rules.ai.hints"} & set(sys.modules)
     assert bytes(sim.nvm[0:4096]) == saved, "the lesson saves nothing"
 
 
@@ -131,8 +131,8 @@ def test_a_wrong_move_at_each_step_is_explained_and_tried_again():
     engine's words) gives a "Try again" box with the rule; nothing is played, the card to
     play is raised again, and the right move then goes on."""
     from shared_rules.actions import DECLARE, MARRY
-    from sixtysix import rulestext
-    from sixtysix.lessondeal import STEPS
+    from sixtysix.screens import rulestext
+    from sixtysix.screens.lessondeal import STEPS
     sim = boot("pico_display_pack")
     g = to_lesson(sim)
     sim.settle()
@@ -184,7 +184,7 @@ def test_a_wrong_move_at_each_step_is_explained_and_tried_again():
 def test_the_lessons_deal_is_its_test_record_and_replays():
     """host_tests/records/std_lesson.json holds the lesson's own record; tools.replay
     replays it as a legal deal of the standard rules to the lesson's end."""
-    from sixtysix.lessondeal import RECORD, STEPS
+    from sixtysix.screens.lessondeal import RECORD, STEPS
     doc = json.loads(RECORD_FILE.read_text())
     assert doc["record"] == RECORD
     assert len(STEPS) == len(RECORD["actions"])

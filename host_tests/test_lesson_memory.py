@@ -8,8 +8,8 @@ import json
 import mpvm
 from test_firmware_memory import DEVICE, BOOT, OK, STEP, MARK, WARM_UP, BUDGET, ENGINE, FIRMWARE, import_marks, packages  # noqa: F401
 
-LESSON = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.hints", "sixtysix.menu",
-          "sixtysix.lessondeal", "sixtysix.lesson"]
+LESSON = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.hints", "sixtysix.screens.menu",
+          "sixtysix.screens.lessondeal", "sixtysix.screens.lesson"]
 # One frame of the person: once the lesson waits, OK on a box, else the script's move
 # made directly (as its buttons would: the raised card, the menu's line)
 PERSON = """
@@ -33,8 +33,9 @@ def test_import_cost_of_the_lessons_modules(packages):
     print("\nresident heap of the lesson's modules (bytes, after a GC):")
     for name in LESSON:
         print("  %-24s %6d" % (name, cost[name]))
-    print("  the lesson's own (lessondeal, lesson): %d" % (cost["sixtysix.lessondeal"] + cost["sixtysix.lesson"]))
-    assert cost["sixtysix.lessondeal"] + cost["sixtysix.lesson"] < 8 * 1024
+    print("  the lesson's own (lessondeal, lesson): %d"
+          % (cost["sixtysix.screens.lessondeal"] + cost["sixtysix.screens.lesson"]))
+    assert cost["sixtysix.screens.lessondeal"] + cost["sixtysix.screens.lesson"] < 8 * 1024
 
 
 def test_the_lesson_fits_beside_what_the_title_loaded(packages):

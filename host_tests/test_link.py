@@ -1,11 +1,11 @@
-"""The link layer (sixtysix.link): frames, handshake, resends, faults, version clash."""
+"""The link layer (sixtysix.link.cable): frames, handshake, resends, faults, version clash."""
 import random
 
 import pytest
 
 from linkwire import Wire, STEP
-from sixtysix import link as L
-from sixtysix.saveformat import crc16
+from sixtysix.link import cable as L
+from sixtysix.save.format import crc16
 
 
 def entropy_of(seed):

@@ -14,10 +14,10 @@ PACKAGES = ("shared_rules", ROOT / "firmware" / "sixtysix")
 # Two devices in one VM, joined by a cable that flips about one byte in 300.
 DEVICES = r'''
 import gc, json, random
-from sixtysix.link import Link
-from sixtysix import linkmatch as lm
-from sixtysix.linksession import restore
-from sixtysix.store import Store
+from sixtysix.link.cable import Link
+from sixtysix.link import match as lm
+from sixtysix.link.session import restore
+from sixtysix.save.store import Store
 from shared_rules.rules import Rules
 random.seed(5)
 
@@ -128,7 +128,7 @@ if not over():
 # take 454 ms on a 125 MHz RP2040) to scale them by.
 TIMING = [r'''
 import time
-from sixtysix.link import frame
+from sixtysix.link.cable import frame
 def ms(fn, n):
     t = time.ticks_ms()
     for _ in range(n):
@@ -145,7 +145,7 @@ R['ref_ms'] = ms(ref, 3)
 
 # The report, one part per step.
 REPORT = [
-    "import mpvm_probe\nfrom sixtysix.sha256 import sha256\nR = {}",
+    "import mpvm_probe\nfrom sixtysix.link.sha256 import sha256\nR = {}",
     "R['same_match'] = repr(a.s.match.to_dict()) == repr(b.s.match.to_dict())",
     "R.update(a=a.s.state(), b=b.s.state(), moves=a.s.count(), boots=b.boots, same_log=(a.s.count(), a.s.crc) == (b.s.count(), b.s.crc),"
     " resends=a.link.resends + b.link.resends, wire_bytes=a.link.sent_bytes + b.link.sent_bytes,"
@@ -181,9 +181,9 @@ def resident(module, before):
 
 
 def test_heap_of_linked_play():
-    game = "shared_rules.match, shared_rules.family, sixtysix.store"
-    link = resident("sixtysix.linkmatch", game)
-    seats = resident("sixtysix.seats", "shared_rules.match")
-    print("\nresident bytes: link play (link, linkmatch, fairseed, sha256) %d; pass-and-play seats %d"
+    game = "shared_rules.match, shared_rules.family, sixtysix.save.store"
+    link = resident("sixtysix.link.match", game)
+    seats = resident("sixtysix.table.seats", "shared_rules.match")
+    print("\nresident bytes: link play (link.cable, link.match, link.fairseed, link.sha256) %d; pass-and-play seats %d"
           % (link, seats))
     assert link < 32 * 1024 and seats < 6 * 1024

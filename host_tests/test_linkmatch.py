@@ -1,4 +1,4 @@
-"""Linked matches (sixtysix.linkmatch) between two headless devices: set-up, fair seed,
+"""Linked matches (sixtysix.link.match) between two headless devices: set-up, fair seed,
 whole matches of every family game under random faults, each fault class on its own,
 a modified device, resynchronisation after power cuts, the saved state."""
 import random
@@ -12,11 +12,12 @@ from shared_rules.actions import CLOSE, DECLARE
 from shared_rules.errors import IllegalMove
 from shared_rules.family import new_match
 from shared_rules.rules import Rules
-from sixtysix import fairseed, saveformat, store
-from sixtysix import linkmatch as lm
-from sixtysix import linksession
-from sixtysix.linkterms import ACTIONS
-from sixtysix.link import TIMEOUT, VERSION, put16, put32
+from sixtysix.link import fairseed
+from sixtysix.save import format as saveformat, store
+from sixtysix.link import match as lm
+from sixtysix.link import session
+from sixtysix.link.terms import ACTIONS
+from sixtysix.link.cable import TIMEOUT, VERSION, put16, put32
 
 GAMES = [("standard", {}), ("hoyle", {}), ("russian", {}), ("schnapsen", {}),
          ("three-handed", {}), ("four-handed", {}), ("american", {}),
@@ -352,7 +353,7 @@ def test_logs_that_disagree_stop_both_devices_and_are_not_merged():
     edited.start_deal(st.header(saveformat.LINKED), saveformat.LINKED)
     for seat, action in moves[:-1]:
         edited.action(seat, action)
-    m = linksession.restore(edited, b.link, b.entropy).match
+    m = session.restore(edited, b.link, b.entropy).match
     if m.deal.ended:
         m.next_deal()
     d = m.deal

@@ -1,4 +1,4 @@
-"""Finished matches kept on the device (sixtysix.archive) and `python -m tools.records`:
+"""Finished matches kept on the device (sixtysix.save.archive) and `python -m tools.records`:
 a match played through the firmware comes out as records that replay to the score the
 device showed; archives survive rewrites; the oldest match goes when the budget is full;
 power cuts in the rewrite never lose the game; damage loses only what it hit; saves of
@@ -19,7 +19,7 @@ from tools import records
 setup_paths()
 from shared_rules.record import to_record  # noqa: E402
 from shared_rules.report import replay  # noqa: E402
-from sixtysix import archive, savegame, saveformat, store  # noqa: E402
+from sixtysix.save import archive, savegame, format as saveformat, store  # noqa: E402
 from test_savelog import Device, restart  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -326,7 +326,7 @@ def test_a_log_of_the_version_before_loads_and_its_finished_match_comes_out(name
 
 
 VM_HARVEST = """
-from sixtysix import store, archive
+from sixtysix.save import store, archive
 for image in IMAGES:
     st = store.Store(bytearray(bytes.fromhex(image)))
     print('"%s"' % bytes(archive.harvest(st)).hex())

@@ -12,7 +12,7 @@ from tools.sim import Sim, SimPower, FIRMWARE, setup_paths
 setup_paths()
 from sixtysix import restart  # noqa: E402
 import sixtysix.app  # noqa: E402
-import sixtysix.ui  # noqa: E402
+import sixtysix.core.ui  # noqa: E402
 
 
 class Reloaded(BaseException):
@@ -55,8 +55,8 @@ class Board:
                    types.SimpleNamespace(getmount=lambda path: types.SimpleNamespace(readonly=True)))
         mp.setitem(sys.modules, "alarm", types.SimpleNamespace(sleep_memory=memory))
         mp.setenv("SIXTYSIX_PROFILE", "pico_display_pack")
-        real_font = sixtysix.ui.load_font
-        mp.setattr(sixtysix.ui, "load_font",
+        real_font = sixtysix.core.ui.load_font
+        mp.setattr(sixtysix.core.ui, "load_font",
                    lambda path: real_font(str(FIRMWARE / "assets" / path.split("/")[-1])))
         real_init = sixtysix.app.App.__init__
 
@@ -214,11 +214,11 @@ def test_a_restart_without_a_saved_match_opens_the_title():
 
 
 def test_a_memory_error_while_a_screen_loads_is_tried_once_more_then_the_title_says_so(monkeypatch):
-    from sixtysix import settingsscreen
+    from sixtysix.screens import settings
     sim = Sim("pico_display_pack", seed=3)
     sim.boot()
     sim.settle()
-    real = settingsscreen.SettingsScreen.__init__
+    real = settings.SettingsScreen.__init__
     fails = [1]
 
     def starved(screen, app):
@@ -227,14 +227,14 @@ def test_a_memory_error_while_a_screen_loads_is_tried_once_more_then_the_title_s
             raise MemoryError("memory allocation failed")
         real(screen, app)
 
-    monkeypatch.setattr(settingsscreen.SettingsScreen, "__init__", starved)
+    monkeypatch.setattr(settings.SettingsScreen, "__init__", starved)
     sim.app.go("settings")              # fails once, then opens
     sim.settle()
     assert sim.app.name == "settings" and type(sim.app.screen).__name__ == "SettingsScreen"
     sim.press("menu")                   # back to the title, which forgets the settings' module
     assert sim.app.name == "title"
-    from sixtysix import settingsscreen     # (so this one is the one Settings will use)
-    monkeypatch.setattr(settingsscreen.SettingsScreen, "__init__", starved)
+    from sixtysix.screens import settings     # (so this one is the one Settings will use)
+    monkeypatch.setattr(settings.SettingsScreen, "__init__", starved)
 
     fails[0] = 2                        # fails twice: the title, which says so
     sim.app.go("settings")

@@ -1,4 +1,4 @@
-"""The save log (sixtysix.store, savegame, settings) on the flash stand-in with
+"""The save log (sixtysix.save.store, savegame, settings) on the flash stand-in with
 CircuitPython's semantics (tools/flashnvm.FlashNVM): round trips of every rule set, the
 extremes of every stored value, power cuts in the middle of page programs, wear, the
 deploy flag's bytes, and saves of the firmware before the log."""
@@ -15,8 +15,8 @@ setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules.family import new_match, match_from_dict  # noqa: E402
 from shared_rules.rules import Rules, TEAM_GAMES  # noqa: E402
 from shared_rules.ai import team_greedy  # noqa: E402
-from sixtysix import archive, saveformat, store, savegame  # noqa: E402
-from sixtysix.settings import Settings, CHOICES  # noqa: E402
+from sixtysix.save import archive, format as saveformat, store, savegame  # noqa: E402
+from sixtysix.save.settings import Settings, CHOICES  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 GAMES = [("standard", {}), ("hoyle", {}), ("russian", {}), ("schnapsen", {}),
@@ -276,8 +276,8 @@ def test_the_first_write_on_a_blank_chip_does_not_erase():
 
 VM_READ = """
 import json
-from sixtysix import store, savegame
-from sixtysix.settings import Settings
+from sixtysix.save import store, savegame
+from sixtysix.save.settings import Settings
 for image in IMAGES:
     st = store.Store(bytearray(bytes.fromhex(image)))
     s = Settings()

@@ -126,7 +126,7 @@ def test_the_save_logs_rewrite_has_a_frame_of_its_own():
     """The log's rewrite (a sector erase, 45 ms) comes once it is nearly full, in a frame
     where the game waits for a key and nothing else happens: no key answered, nothing
     drawn (once it landed in the frame of an action or a deal)."""
-    from sixtysix import store
+    from sixtysix.save import store
     from tools.sim import Driver, first_legal
     sim = screenbench.Recorder("pico_display_pack", 3)
     sim.boot()
@@ -355,10 +355,10 @@ def test_a_box_menus_frames_draw_within_their_budget(profile):
     closed. A move that redrew both lines over the table, both labels recoloured in one
     frame, came to 72-79 ms of drawing; every frame from each key to the next is now
     within a frame's budget, the bar's move in two (the old line, then the new)."""
-    from sixtysix import dialogs
+    from sixtysix.table import boxes
     sim = screenbench.Recorder(profile, 3)
     sim.boot()
-    from sixtysix.settings import CHOICES
+    from sixtysix.save.settings import CHOICES
     sim.app.settings.index[[c[0] for c in CHOICES].index("rules")] = CHOICES[0][2].index("schnapsen")
     sim.step()
     sim.settle()
@@ -378,11 +378,11 @@ def test_a_box_menus_frames_draw_within_their_budget(profile):
             game.close_overlay()
 
     start = len(sim.presses)
-    dialogs.open_box(game, "Your move", [], wide, handler)
+    boxes.open_box(game, "Your move", [], wide, handler)
     sim.settle()
     for role in ("right", "right", "left", "left", "left", "right", "ok"):
         sim.press(role)
-    dialogs.open_box(game, "Your move", [], wide, handler)
+    boxes.open_box(game, "Your move", [], wide, handler)
     sim.settle()
     sim.press("menu")
     steps = [step for step, _ in sim.presses] + [sim.steps]

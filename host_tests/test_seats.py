@@ -1,4 +1,4 @@
-"""Pass-and-play (sixtysix.seats): who holds the device, and when a pass screen is due."""
+"""Pass-and-play (sixtysix.table.seats): who holds the device, and when a pass screen is due."""
 import random
 
 import pytest
@@ -9,7 +9,7 @@ setup_paths()
 from shared_rules.actions import CLOSE  # noqa: E402
 from shared_rules.family import new_match  # noqa: E402
 from shared_rules.rules import Rules  # noqa: E402
-from sixtysix.seats import Seats, PERSON, COMPUTER  # noqa: E402
+from sixtysix.table.seats import Seats, PERSON, COMPUTER  # noqa: E402
 
 P, C = PERSON, COMPUTER
 

@@ -267,7 +267,7 @@ def test_the_last_rules_page_names_the_board_and_its_link_cable_or_says_there_is
                            ("lilygo_t_display_rp2040", "GP8 to the other device's RX, GP9 to its TX"),
                            ("pimoroni_picosystem", "TX to the other device's RX, RX to its TX")):
         sim = boot(profile)
-        from sixtysix.textscreen import RulesScreen
+        from sixtysix.screens.text import RulesScreen
         screen = RulesScreen(sim.app)
         for _ in build(screen):
             pass
@@ -290,9 +290,9 @@ def test_the_rules_are_wrapped_a_page_a_frame(monkeypatch):
     """Wrapping a game's rules at once took 55 ms on the board (North American's): the
     rules screen wraps its first page in a build step, the others one a frame while it
     waits for a key (App.warm)."""
-    from sixtysix import ui
+    from sixtysix.core import ui
     sim = boot("pajenicko_picopad")
-    from sixtysix.textscreen import RulesScreen
+    from sixtysix.screens.text import RulesScreen
     screen = RulesScreen(sim.app)
     wrapped = []
     monkeypatch.setattr(ui, "wrap", lambda text, chars: wrapped.append(text) or text.split(" "))

@@ -13,8 +13,8 @@ from test_sim_powercut import CuttableSim, play_through_cuts
 
 setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
-from sixtysix.settings import CHOICES  # noqa: E402
-from sixtysix.game import on_table  # noqa: E402
+from sixtysix.save.settings import CHOICES  # noqa: E402
+from sixtysix.table.game import on_table  # noqa: E402
 
 GAMES = CHOICES[0][2]
 FAMILY = GAMES[4:]
@@ -254,7 +254,7 @@ def test_bidding_hint_chooses_the_bid_the_computer_would_make():
 def test_north_american_hand_and_rules_screen_rank_the_ten_below_the_jack():
     """The hand at the bottom goes suit by suit, high to low by A K Q J 10 9 (a 10 after
     the J, Q or K of its suit), and the rules screen says so."""
-    from sixtysix import rulestext
+    from sixtysix.screens import rulestext
     from shared_rules.cards import name
     order = "AKQJT9"
     for seed in range(1, 20):

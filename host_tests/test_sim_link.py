@@ -13,9 +13,9 @@ import pytest
 from linkwire import Wire
 from tools.sim import LinkedPair, Driver, first_legal
 from shared_rules import record
-from sixtysix import linkmatch as lm
-from sixtysix.link import VERSION
-from sixtysix.store import Store
+from sixtysix.link import match as lm
+from sixtysix.link.cable import VERSION
+from sixtysix.save.store import Store
 
 RULES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed", "american",
          "american 3", "american 2", "idiots")
@@ -105,9 +105,9 @@ class Cable(LinkedPair):
 def final(pair, k, sessions):
     """What device k ends with: its log (moves, CRC), its match, and what its save log holds
     (`sessions`: play's)."""
-    from sixtysix import linksession
+    from sixtysix.link import session
     s = sessions[k]
-    again = linksession.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
+    again = session.restore(Store(pair.devices[k].nvm), s.link, lambda n: bytes(n))
     return (s.count(), s.crc), s.match.to_dict(), record.to_record(s.match.deal), (again.count(), again.crc)
 
 
@@ -210,7 +210,7 @@ def test_another_protocol_version_shows_a_clear_message_on_both_link_screens():
 
 
 def test_an_illegal_move_from_the_other_device_stops_the_match_on_both_with_a_message():
-    from sixtysix.linkterms import ACTIONS
+    from sixtysix.link.terms import ACTIONS
     from shared_rules import cards
     pair = Cable(7)
     pair.boot()
@@ -298,7 +298,7 @@ def test_the_computer_of_a_linked_match_plays_normal_at_most():
 
 def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_it_again():
     """Link play's session and modules (~21 KB) leave the heap when a match that is not
-    linked starts (sixtysix.linksession.drop), once the other device has been told this one left the
+    linked starts (sixtysix.link.session.drop), once the other device has been told this one left the
     linked match; choosing link play again reconnects on the port built the first time."""
     pair = Cable(11)
     pair.boot()
@@ -341,16 +341,16 @@ def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch
     pair.press(0, "menu")
     pair.wait(500)
     assert pair.screen(0) == "Title" and pair.session(0) is None and pair.devices[0].app.sync is None
-    assert "sixtysix.linkscreen" not in sys.modules     # it held link play's modules
+    assert "sixtysix.link.screen" not in sys.modules     # it held link play's modules
     pair.to_link_screen(0)                              # chosen again: one copy of each
     pair.wait(1500)
     assert pair.session(0) is not None
-    assert sys.modules["sixtysix.linkscreen"].lm is sys.modules["sixtysix.linkmatch"]
-    assert type(pair.session(0)) is sys.modules["sixtysix.linkmatch"].LinkedMatch
+    assert sys.modules["sixtysix.link.screen"].lm is sys.modules["sixtysix.link.match"]
+    assert type(pair.session(0)) is sys.modules["sixtysix.link.match"].LinkedMatch
     pair.press(0, "menu")
     pair.wait(500)
     assert pair.session(0) is None
-    from sixtysix import loading
+    from sixtysix.screens import loading
     monkeypatch.setattr(loading, "begin", lambda app: None)    # the title too busy to drop it
     pair.to_link_screen(0)
     pair.wait(1500)
@@ -371,12 +371,12 @@ def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch
 
 # Link play's modules, and what a linked match's engine and computer load: forgotten
 # before the test below (and put back after it), so that it sees them compiled.
-LINK_MODULES = ("sixtysix.friends", "sixtysix.seats", "sixtysix.link", "sixtysix.sha256", "sixtysix.fairseed",
-                "sixtysix.linkterms", "sixtysix.linkhandshake", "sixtysix.linkplay", "sixtysix.linkheard",
-                "sixtysix.linkmatch", "sixtysix.linksession",
-                "sixtysix.linkrestore", "sixtysix.linkscreen", "sixtysix.linktable", "sixtysix.teams",
-                "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy", "shared_rules.ai.normal",
-                "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
+LINK_MODULES = ("sixtysix.screens.friends", "sixtysix.table.seats", "sixtysix.link.cable",
+                "sixtysix.link.sha256", "sixtysix.link.fairseed", "sixtysix.link.terms",
+                "sixtysix.link.handshake", "sixtysix.link.play", "sixtysix.link.heard", "sixtysix.link.match",
+                "sixtysix.link.session", "sixtysix.link.restore", "sixtysix.link.screen", "sixtysix.link.table",
+                "sixtysix.table.teams", "shared_rules.family", "shared_rules.team", "shared_rules.ai.greedy",
+                "shared_rules.ai.normal", "shared_rules.ai.solver", "shared_rules.ai.team_greedy")
 
 
 class Watched(Cable):
@@ -415,7 +415,7 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
     the other device has every move (on the real firmware, kept beside the title's next
     game they ran the heap out as a linked four-handed match started); the other device,
     still at its table, shows the match over, not a wait; link play chosen again does
-    not rebuild the finished match (linkrestore not even loaded), and the next match is
+    not rebuild the finished match (link.restore not even loaded), and the next match is
     offered and agreed."""
     pair = Cable(13)
     pair.boot()
@@ -446,7 +446,7 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
     monkeypatch.setattr("builtins.__import__", noting)
     pair.to_link_screen(0)
     pair.wait(1500)
-    assert "sixtysix.linkrestore" not in loaded and pair.session(0).match is None
+    assert "sixtysix.link.restore" not in loaded and pair.session(0).match is None
     monkeypatch.undo()
     pair.ok_to_title(1)
     pair.to_link_screen(1)
@@ -469,23 +469,23 @@ def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch
     real = __import__
 
     def noting(name, *args, **kwargs):
-        if name == "sixtysix.game" and name not in sys.modules and \
+        if name == "sixtysix.table.game" and name not in sys.modules and \
                 any(d.app.going == "linkgame" for d in pair.devices):
-            seen.setdefault("link screen", "sixtysix.linkscreen" in sys.modules)
+            seen.setdefault("link screen", "sixtysix.link.screen" in sys.modules)
             seen.setdefault("two-handed deal", "shared_rules.deal" in sys.modules)
-            seen.setdefault("local save", "sixtysix.savegame" in sys.modules)
-            seen.setdefault("title and menus", [m for m in ("sixtysix.title", "sixtysix.menu")
+            seen.setdefault("local save", "sixtysix.save.savegame" in sys.modules)
+            seen.setdefault("title and menus", [m for m in ("sixtysix.screens.title", "sixtysix.screens.menu")
                                                 if m in sys.modules])
-            seen.setdefault("set-up", [m for m in ("sixtysix.linkhandshake", "sixtysix.fairseed",
-                                                   "sixtysix.sha256") if m in sys.modules])
+            seen.setdefault("set-up", [m for m in ("sixtysix.link.handshake", "sixtysix.link.fairseed",
+                                                   "sixtysix.link.sha256") if m in sys.modules])
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr("builtins.__import__", noting)
     pair.agree("four-handed")               # (the link screen loads every game's engine)
     assert seen == {"link screen": False, "two-handed deal": False, "local save": False, "set-up": [],
                     "title and menus": []}
-    gone = ("sixtysix.sha256", "sixtysix.fairseed", "sixtysix.linkhandshake", "sixtysix.savegame",
-            "sixtysix.linkscreen", "shared_rules.deal", "shared_rules.view", "shared_rules.ai.greedy",
+    gone = ("sixtysix.link.sha256", "sixtysix.link.fairseed", "sixtysix.link.handshake", "sixtysix.save.savegame",
+            "sixtysix.link.screen", "shared_rules.deal", "shared_rules.view", "shared_rules.ai.greedy",
             "shared_rules.ai.normal")
     assert [m for m in gone if m in sys.modules] == []
     assert "shared_rules.ai.team_greedy" in sys.modules     # (the computer's and the hints')
@@ -506,7 +506,7 @@ def test_the_link_screen_makes_a_linked_tables_names_once_and_keeps_none_of_its_
     it does not (friends.AHEAD), one a frame, then forgets it: the names (identifiers) are
     made while the heap is in one piece, not as the table loads (on the real firmware a
     pool of them fell due there with no free block big enough). The next visit does not."""
-    from sixtysix import friends
+    from sixtysix.screens import friends
     pair = Cable(15)
     pair.boot()
     pair.settle()
@@ -535,13 +535,13 @@ def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeyp
     """Opening link play, agreeing a match, playing it and continuing it after a power
     cut compile modules only in frames where a screen loads, one a frame: never in a
     frame that waits for a key or answers one (on the board a compile cannot be split:
-    linkmatch alone takes ~200 ms)."""
+    link.match alone takes ~200 ms)."""
     import sys
     import sixtysix
     import shared_rules
     pair = Watched(13)
     pair.boot()
-    pair.settle()               # the title's own loading is the title's (sixtysix.loading)
+    pair.settle()               # the title's own loading is the title's (sixtysix.screens.loading)
     for name in LINK_MODULES:
         if name in sys.modules:
             pkg, attr = name.rsplit(".", 1)
@@ -569,7 +569,7 @@ def test_link_play_compiles_only_while_a_screen_loads_one_module_a_frame(monkeyp
     assert compiled, "nothing was compiled: the test saw nothing"
     wrong = [f for f in compiled if not f[1] or len(f[3]) > 1]
     assert not wrong, wrong
-    assert {"sixtysix.linkmatch", "sixtysix.linkrestore", "sixtysix.linktable", "shared_rules.ai.normal"} <= \
+    assert {"sixtysix.link.match", "sixtysix.link.restore", "sixtysix.link.table", "shared_rules.ai.normal"} <= \
         {m for f in compiled for m in f[3]}
 
 
@@ -615,7 +615,7 @@ def test_an_offer_answers_its_key_before_its_commitment(monkeypatch):
             gone.append(len(frames))
         return out
 
-    fairseed = sys.modules["sixtysix.linkhandshake"].fairseed     # (the one the set-up uses)
+    fairseed = sys.modules["sixtysix.link.handshake"].fairseed     # (the one the set-up uses)
     real = fairseed.commitment
     made = []
     monkeypatch.setattr(scr, "tick", noting)

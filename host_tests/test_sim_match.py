@@ -298,7 +298,7 @@ def test_labels_share_a_palette_per_colour():
     sim = Sim("pico_display_pack")
     sim.boot()
     sim.settle()
-    from sixtysix import ui
+    from sixtysix.core import ui
 
     def palettes():
         found = {}

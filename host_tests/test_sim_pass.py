@@ -14,15 +14,15 @@ def boxes(monkeypatch):
     """Every box the firmware opens, as [title, lines, items, the hands' cards face up
     while it showed (play() fills it in)]. (The module the firmware will use: an earlier
     test's link screen may have forgotten the one imported before it.)"""
-    from sixtysix import dialogs
+    from sixtysix.table import boxes
     seen = []
-    real = dialogs.open_box
+    real = boxes.open_box
 
     def spy(game, title, lines, items, handler):
         seen.append([title, list(lines), list(items), None])
         return real(game, title, lines, items, handler)
 
-    monkeypatch.setattr(dialogs, "open_box", spy)
+    monkeypatch.setattr(boxes, "open_box", spy)
     return seen
 
 

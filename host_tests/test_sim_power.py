@@ -9,7 +9,7 @@ from tools.sim import Sim, SimPower, Driver, first_legal, setup_paths
 
 setup_paths()       # firmware/ on sys.path, as on the board
 from sixtysix import app as app_mod  # noqa: E402
-from sixtysix.settings import CHOICES  # noqa: E402
+from sixtysix.save.settings import CHOICES  # noqa: E402
 
 SCREEN_OFF = [c[0] for c in CHOICES].index("screen")
 SLEEP = [c[0] for c in CHOICES].index("sleep")

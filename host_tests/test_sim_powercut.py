@@ -9,7 +9,7 @@ from tools.sim import Sim, Driver, setup_paths
 setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
-from sixtysix import saveformat, store, savegame  # noqa: E402
+from sixtysix.save import format as saveformat, store, savegame  # noqa: E402
 from tools.flashnvm import FlashNVM  # noqa: E402
 
 

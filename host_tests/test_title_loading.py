@@ -16,12 +16,12 @@ setup_paths()
 
 # The menu screens' own modules compile in a frame of their own when their screen is
 # opened (each within a frame's time: docs/SCREENS.md), with the menu screen that Rules
-# and Play a friend show (sixtysix.menu).
-MENU_MODULES = {"sixtysix.title", "sixtysix.settingsscreen", "sixtysix.textscreen", "sixtysix.rulestext",
-                "sixtysix.menu"}
+# and Play a friend show (sixtysix.screens.menu).
+MENU_MODULES = {"sixtysix.screens.title", "sixtysix.screens.settings", "sixtysix.screens.text",
+                "sixtysix.screens.rulestext", "sixtysix.screens.menu"}
 # On the way to pass-and-play: the friends' menu module (with the seat names it imports)
 # and pass-and-play's table, loaded before its set-up screen opens (App.OPENS).
-PASS_MODULES = {"sixtysix.friends", "sixtysix.seats", "sixtysix.passplay"}
+PASS_MODULES = {"sixtysix.screens.friends", "sixtysix.table.seats", "sixtysix.table.passplay"}
 RULES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed", "american",
          "idiots")
 
@@ -163,7 +163,7 @@ def test_pass_and_play_loads_its_table_before_its_set_up_screen(power_on):
     sim.run_script(["right %d" % names.index("friend"), "ok", "right", "ok"])
     setup = sim.app.screen
     assert type(setup).__name__ == "PassSetup"
-    assert "sixtysix.passplay" in sys.modules                   # before it takes keys
+    assert "sixtysix.table.passplay" in sys.modules                   # before it takes keys
     opened = len(sim.imports)
     while setup.menu.index != len(setup.names):
         sim.press("right")
@@ -203,7 +203,7 @@ def test_the_titles_loading_stops_once_the_title_is_left(power_on):
     sim.app.go("settings")
     sim.settle()
     assert sim.app.name == "settings" and not sim.app.warm
-    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.game"} & set(sys.modules)
+    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.table.game"} & set(sys.modules)
 
 
 def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
@@ -214,14 +214,14 @@ def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
     sim = watched(0, 2)                                         # standard, Hard
     menu_ready(sim)
     sim.settle()
-    table = {"sixtysix.game", "sixtysix.dialogs", "sixtysix.tablebuild", "sixtysix.tableparts"}
+    table = {"sixtysix.table.game", "sixtysix.table.boxes", "sixtysix.table.build", "sixtysix.table.parts"}
     assert table <= set(sys.modules)
     names = sim.app.screen.names
     sim.run_script(["right %d" % names.index("friend"), "ok", "ok"])      # Play a friend, Link cable
     assert sim.app.name == "link"
     assert not [n for n in sys.modules if n.startswith("shared_rules.ai")]
     assert not table & set(sys.modules)
-    assert "sixtysix.linkscreen" in sys.modules
+    assert "sixtysix.link.screen" in sys.modules
     sim.press("menu")
     menu_ready(sim)
     sim.settle()

@@ -100,7 +100,7 @@ def device_figures(matches, idle_seconds, vm):
     from tools import device_bench
     from tools.sim import setup_paths
     setup_paths()
-    from sixtysix.settings import CHOICES
+    from sixtysix.save.settings import CHOICES
     out = {"nvm_matches": matches, "nvm_erases_per_deal": {}, "nvm_page_programs_per_deal": {},
            "nvm_deals": {}}
     for game in CHOICES[0][2]:

@@ -33,7 +33,7 @@ def nvm_wear(game, matches):
     matches of `game` (a Settings > Rules choice), one after another on one nvm."""
     from tools.flashnvm import FlashNVM
     setup_paths()
-    from sixtysix.settings import CHOICES
+    from sixtysix.save.settings import CHOICES
     nvm = FlashNVM()
     sim = Sim("pico_display_pack", nvm=nvm, seed=1)
     sim.boot()
@@ -122,7 +122,7 @@ print(ref, t1 - t0, t2 - t1, t3 - t2, len([m for m in sys.modules if "." in m]))
 def boot_cost(source_dirs):
     """Milliseconds in the MicroPython VM and as estimated for the board: importing the
     app (code.py, after the splash), building the App with its title, and the imports
-    done while the title loads before its menu (sixtysix.loading); plus the modules loaded
+    done while the title loads before its menu (sixtysix.screens.loading); plus the modules loaded
     by then. `source_dirs`: the
     sixtysix and shared_rules directories to load (the repo's, or stripped copies)."""
     import tempfile

@@ -1,6 +1,6 @@
 """The link cable on a PC: a loopback TCP connection that looks like busio.UART.
 
-sixtysix.link needs only read(n), write(b) and in_waiting, so a simulator (or a test)
+sixtysix.link.cable needs only read(n), write(b) and in_waiting, so a simulator (or a test)
 joins two devices with a SocketPort at each end of a TCP connection on 127.0.0.1.
 Nothing here can reach another machine: the address is fixed to the loopback one.
 

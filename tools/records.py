@@ -34,7 +34,7 @@ from tools.sim import setup_paths  # noqa: E402
 setup_paths()       # firmware/ on sys.path: the device's own readers of its save
 from shared_rules.errors import IllegalMove  # noqa: E402
 from shared_rules.record import to_record  # noqa: E402
-from sixtysix import archive, savegame, saveformat, store  # noqa: E402
+from sixtysix.save import archive, savegame, format as saveformat, store  # noqa: E402
 
 
 class RecordsError(Exception):
@@ -76,12 +76,12 @@ def person_seats(match, people):
 
 def linked_match(parts):
     """A finished linked match from its archive parts, as the device restores one
-    (sixtysix.linkrestore): its header, its moves replayed. The dict matches() gives;
+    (sixtysix.link.restore): its header, its moves replayed. The dict matches() gives;
     `people`: the player this device held; ValueError when it does not replay."""
-    from sixtysix import linkrestore
-    from sixtysix.linkmatch import LinkedMatch
+    from sixtysix.link import restore
+    from sixtysix.link.match import LinkedMatch
     s = LinkedMatch(Unplugged(), None)
-    linkrestore.load(s, archive.header(parts[0]), [], -1)
+    restore.load(s, archive.header(parts[0]), [], -1)
     m = s.match
     people = 1 << s.local_player()
     deals = []
@@ -92,7 +92,7 @@ def linked_match(parts):
         deals.append(r)
 
     try:
-        linkrestore.replay(s, [a[:2] for p in parts for a in archive.actions(p)], ended)
+        restore.replay(s, [a[:2] for p in parts for a in archive.actions(p)], ended)
     except IllegalMove as e:
         raise ValueError(str(e))
     return {"records": deals, "first": 1, "level": "linked", "people": people, "match": m, "linked": True}

@@ -14,7 +14,7 @@ deal). Every frame is priced on a 125 MHz RP2040:
            Pico; the larger of the two ratios). The computer's thinking is left out.
 
 The replay starts from a power-on: the VM has imported only what code.py imports before
-the app (sixtysix.ui), so the app's import and App() (the title's art, drawn whole) are
+the app (sixtysix.core.ui), so the app's import and App() (the title's art, drawn whole) are
 priced as the power-on, and every later import in the frame that does it. Frames where
 a screen loads before it takes keys (the title: App.load) are listed, not judged against
 the 50 ms goal; every other frame is.
@@ -84,7 +84,7 @@ class Frame:
     new screen being made and shown, from the frame that starts it to the one that
     finishes it; `screen` names it), "save" (the save log filled the nvm's sector and
     rewrote it: an erase, about once in 50-85 deals), "warm" (App.warm_up: among them the
-    title's imports of what its choices need, sixtysix.loading), else "frame" (an
+    title's imports of what its choices need, sixtysix.screens.loading), else "frame" (an
     animation frame or a key's answer, with the save log's record: a page program); a frame
     where the computer thought counts its other work only."""
 
@@ -223,7 +223,7 @@ def play_script(sim, deals, rules=None, level=None):
     (Main menu), each of its other screens and back, and the match continued (a match
     won within those deals goes to the title itself, with nothing to continue)."""
     sim.boot()                              # power-on: the title's art, drawn whole
-    from sixtysix.settings import CHOICES
+    from sixtysix.save.settings import CHOICES
     for key, value in (("rules", rules), ("level", level)):
         if value is not None:               # (as Settings would set them, before the title loads)
             i = [c[0] for c in CHOICES].index(key)
@@ -295,14 +295,14 @@ def vm_python(sim, replays=5):
             keys.setdefault(step, []).append((n, pressed))
         setup = stand_ins.DEVICE + REF_CODE + """
 import time, json, sys
-import sixtysix.ui
+import sixtysix.core.ui
 BASE = set(sys.modules)         # what code.py imports before the app: the rest compiles later
 Disp.width = %d
 Disp.height = %d
 THINK = [0]
-TIMED = [None]                  # the sixtysix.game whose Game.decide is timed
+TIMED = [None]                  # the sixtysix.table.game whose Game.decide is timed
 def _time_decide():
-    game = sys.modules.get("sixtysix.game")
+    game = sys.modules.get("sixtysix.table.game")
     if game is None or game is TIMED[0]:
         return
     TIMED[0] = game

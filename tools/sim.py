@@ -88,7 +88,7 @@ def import_pygame_display(headless):
 
 
 class Event:
-    """What keypad.Keys.events.get() returns, enough for sixtysix.keys."""
+    """What keypad.Keys.events.get() returns, enough for sixtysix.core.keys."""
 
     def __init__(self, key_number, pressed):
         self.key_number = key_number
@@ -147,8 +147,8 @@ class SimSpeaker:
         self.log.append((self.clock(), 0))
 
     def tunes(self):
-        """The tunes played, by name (sixtysix.sound.TUNES): each is its notes up to off()."""
-        from sixtysix.sound import TUNES
+        """The tunes played, by name (sixtysix.core.sound.TUNES): each is its notes up to off()."""
+        from sixtysix.core.sound import TUNES
         names = {tuple(hz for hz, _ in notes): name for name, notes in TUNES.items()}
         out, notes = [], []
         for _, hz in self.log:
@@ -464,8 +464,8 @@ class Sim:
 
     def press(self, role, settle=True):
         """Press and let go of the button for `role`; one that gives it only when held is
-        held until it has (sixtysix.keys.HOLD), as a player would."""
-        from sixtysix.keys import HOLD
+        held until it has (sixtysix.core.keys.HOLD), as a player would."""
+        from sixtysix.core.keys import HOLD
         held = self.button(role)[1]
         self.key(role, True)
         self.step()
@@ -930,7 +930,7 @@ def friend_shots(folder):
 def four_handed_shot(path, seed=8):
     """A four-handed table on the Pico Display Pack: the human about to play last to a
     trick, the other three cards placed towards their players."""
-    from sixtysix.game import on_table
+    from sixtysix.table.game import on_table
     sim = Sim("pico_display_pack", headless=True, seed=seed)
     sim.boot()
     sim.settle()
@@ -982,7 +982,7 @@ def play_window(sim, loops=None):
     the board. A key that holds a button keeps it down at least until the hold counts,
     however briefly it is pressed. `loops` stops after that many passes (for tests)."""
     import pygame
-    from sixtysix.keys import HOLD
+    from sixtysix.core.keys import HOLD
     keys = keyboard(sim)
     print(legend(sim))
     pygame.display.set_caption("Sixty-Six: " + legend(sim))

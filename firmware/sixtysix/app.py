@@ -19,7 +19,7 @@ Everything platform-specific is passed in, so the same code runs on the board
                  or None: keys without names
     sound        the board's speaker (profiles.sound: tone(hz), off()), or None: then no
                  sound code is loaded and Settings has no Sound line; app.sound is its
-                 sixtysix.sound.Sound (or None), which the screens cue
+                 sixtysix.core.sound.Sound (or None), which the screens cue
     link         builds the link cable's port (profile.link: a busio.UART), called the
                  first time link play is chosen; None: this device has no link port
     entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
@@ -37,10 +37,11 @@ import gc
 import sys
 import displayio
 import sixtysix
-from sixtysix import saveformat, store, ui
-from sixtysix.keys import RoleKeys
-from sixtysix.settings import Settings, minutes
-from sixtysix.table import Sheet, Layout
+from sixtysix.save import format as saveformat, store
+from sixtysix.core import ui
+from sixtysix.core.keys import RoleKeys
+from sixtysix.save.settings import Settings, minutes
+from sixtysix.table.felt import Sheet, Layout
 
 FRAME = 1 / 30      # seconds per animation frame; run() sleeps until the next one
 DIM_AFTER = 30      # seconds without a key before the backlight dims
@@ -58,18 +59,19 @@ OFF, DIMMED, LIT = 0, 1, 2
 SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link",
            "rulepages")
 OFFER = "New to Sixty-Six? Rules > Learn to play"      # the title's notice on a new device
-# The module (of sixtysix) each menu screen is in, and the one that starts the matches
+# The module of sixtysix.screens each menu screen is in (named in the package: in the VM
+# 112 bytes fewer resident than "screens.title", ...), and the one that starts the matches
 # with friends: each compiles in a frame of its own when its screen is opened (App.step)
 # and none stays loaded while a match plays.
-MENUS = {"title": "title", "settings": "settingsscreen", "stats": "textscreen",
-         "rules": "textscreen", "rulepages": "textscreen", "keys": "textscreen", "friend": "friends", "pass": "friends",
+MENUS = {"title": "title", "settings": "settings", "stats": "text",
+         "rules": "text", "rulepages": "text", "keys": "text", "friend": "friends", "pass": "friends",
          "link": "friends", "passgame": "friends", "linkgame": "friends", "linked": "friends"}
 # What a screen's next screen needs beyond its menu module, loaded one a frame before it
 # opens (App.step): pass-and-play's set-up leads to its table; the lesson (Rules > Learn to
 # play) has no menu module: its table and its words.
-OPENS = {"title": ("sixtysix.loading",), "pass": ("sixtysix.passplay",),
-         "lesson": ("shared_rules.deal", "sixtysix.game", "sixtysix.tablebuild", "sixtysix.rulestext",
-                    "shared_rules.ai.hints", "sixtysix.lessondeal", "sixtysix.lesson")}
+OPENS = {"title": ("sixtysix.screens.loading",), "pass": ("sixtysix.table.passplay",),
+         "lesson": ("shared_rules.deal", "sixtysix.table.game", "sixtysix.table.build", "sixtysix.screens.rulestext",
+                    "shared_rules.ai.hints", "sixtysix.screens.lessondeal", "sixtysix.screens.lesson")}
 
 
 class App:
@@ -85,9 +87,9 @@ class App:
         self.board = board
         holds = getattr(board, "HOLDS", None)
         self.keys = RoleKeys(events, roles, clock, holds)
-        from sixtysix.keynames import key_names
+        from sixtysix.core.keynames import key_names
         self.key = key_names(self.keys, getattr(board, "LABELS", None))   # role -> what to press
-        sixtysix.forget("keynames")
+        sixtysix.forget("core.keynames")
         self.clock = clock
         self.think_clock = think_clock
         self.seed = seed
@@ -96,21 +98,21 @@ class App:
         self.entropy = entropy
         self.link_port = link
         self.port = None        # ... the port it built, kept once built (its pins stay taken)
-        self.session = None     # link play (sixtysix.linkmatch), while it is chosen (linksession.drop)
-        self.sync = None        # ... and linkmatch.sync, which saves it
-        self.named = 0          # groups of a linked table's names made (sixtysix.friends.AHEAD)
+        self.session = None     # link play (sixtysix.link.match), while it is chosen (sixtysix.link.session.drop)
+        self.sync = None        # ... and sixtysix.link.match.sync, which saves it
+        self.named = 0          # groups of a linked table's names made (sixtysix.screens.friends.AHEAD)
         self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
         self.store = store.Store(nvm)
         self.settings = Settings(sound is not None)
         self.sound = None
         if sound is not None:
-            from sixtysix.sound import Sound
+            from sixtysix.core.sound import Sound
             self.sound = Sound(sound, self.settings, clock)
         st = self.store
         first = st.settings is None and not st.settings_lost and st.legacy is None
         problem = self.store.problem
         if self.store.legacy is not None:       # a save from before the log: once
-            from sixtysix import oldsave
+            from sixtysix.save import oldsave
             problem = oldsave.convert(self.store, self.settings)
         self.notice = saveformat.NOTICES.get(problem, "")
         if self.settings.load(self.store) == saveformat.CORRUPT and not self.notice:
@@ -139,7 +141,7 @@ class App:
         self.going = None       # the screen to open once the current one is hidden
         self.battery = None
         if power is not None and power.has_battery:
-            from sixtysix.battery import Battery
+            from sixtysix.core.battery import Battery
             self.battery = Battery(power)
         self.warm = []          # what to do in the next frames without a key (App.idle)
         self.next_frame = 0.0
@@ -230,9 +232,9 @@ class App:
             self.wipe = None
 
     def title(self):
-        """The title, then (sixtysix.loading) what its choices need, in frames without a key."""
-        from sixtysix.title import Title
-        from sixtysix import loading
+        """The title, then (sixtysix.screens.loading) what its choices need, in frames without a key."""
+        from sixtysix.screens.title import Title
+        from sixtysix.screens import loading
         self.clear()
         self.name = "title"
         self.set_screen(Title(self))
@@ -240,7 +242,7 @@ class App:
 
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
-        play a friend, which sixtysix.friends opens)."""
+        play a friend, which sixtysix.screens.friends opens)."""
         if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"
         if name == "new":
@@ -254,17 +256,17 @@ class App:
             else:
                 self.damaged(got)
         elif name == "settings":
-            from sixtysix.settingsscreen import SettingsScreen
+            from sixtysix.screens.settings import SettingsScreen
             self.menu_screen(name, SettingsScreen)
         elif name in ("stats", "rules", "rulepages", "keys"):
-            from sixtysix import textscreen
-            self.menu_screen(name, {"stats": textscreen.Stats, "rules": textscreen.RulesMenu,
-                                    "rulepages": textscreen.RulesScreen, "keys": textscreen.KeysScreen}[name])
+            from sixtysix.screens import text
+            self.menu_screen(name, {"stats": text.Stats, "rules": text.RulesMenu,
+                                    "rulepages": text.RulesScreen, "keys": text.KeysScreen}[name])
         elif name == "lesson":
-            from sixtysix import lesson
+            from sixtysix.screens import lesson
             lesson.start(self)
         elif name != "title":
-            from sixtysix import friends
+            from sixtysix.screens import friends
             friends.open(self, name)
         else:
             self.title()
@@ -292,38 +294,38 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        from sixtysix.loading import keep, needs, SCREENS
+        from sixtysix.screens.loading import keep, needs, SCREENS
         need = needs(match.rules.game, level, session is not None)
         keep(need)                          # what the title loaded for another game or level
         # not while the cards are out: the menu screens and their loading, the ways to a
         # match, its options' checks; a linked match's, the local save's
-        gone = ["title", "loading", "linkscreen"] + list(SCREENS) + (["savegame"] if session else [])
+        gone = ["title", "screens.loading", "link.screen"] + list(SCREENS) + (["save.savegame"] if session else [])
         if people == 1:
-            gone.append("passplay")         # (loaded for a pass-and-play set-up left)
+            gone.append("table.passplay")         # (loaded for a pass-and-play set-up left)
         sixtysix.forget(*gone)
         if session is None and self.session is not None:
-            from sixtysix.linksession import drop
+            from sixtysix.link.session import drop
             drop(self)              # before the table is built (on the real firmware, link
             # play's modules beside a pass-and-play table at Hard ran the heap out)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             self.log_deal(match, level, people)
         if session is not None:
-            from sixtysix.linktable import Linked
+            from sixtysix.link.table import Linked
             self.set_screen(Linked(self, match, level, fresh, session=session))
         elif people != 1:
-            from sixtysix.passplay import PassPlay
-            from sixtysix.seats import Seats
+            from sixtysix.table.passplay import PassPlay
+            from sixtysix.table.seats import Seats
             self.set_screen(PassPlay(self, match, level, fresh, Seats.from_byte(people, match.players())))
         else:
-            from sixtysix.game import Game
+            from sixtysix.table.game import Game
             self.set_screen(Game(self, match, level, fresh))
         # what the title had no time to load (a key came first; a screen other than the
         # title woken from deep sleep led here): one a frame, after the table's build; not
         # what the title still had to do for its other choices
         self.warm = [n for n in need if n not in sys.modules]
         if session is None and self.session is not None:    # (the drop above waits for the
-            from sixtysix.linksession import drop       # link to say its last: again, in
+            from sixtysix.link.session import drop       # link to say its last: again, in
             self.warm.insert(0, lambda: drop(self))     # the new warm)
 
     # ---- the match and its save -----------------------------------------------------
@@ -345,13 +347,13 @@ class App:
         return new_match(rules, s.get("counting"), seed)
 
     def load_match(self):
-        from sixtysix import savegame
+        from sixtysix.save import savegame
         return savegame.load(self.store)
 
     def log_deal(self, match, level, people):
         """Save a deal that has just been dealt (its header: no cards; `people`: the
-        persons' bits, sixtysix.seats)."""
-        from sixtysix import savegame
+        persons' bits, sixtysix.table.seats)."""
+        from sixtysix.save import savegame
         savegame.log_deal(self.store, match, level, people)
 
     def log_action(self, game, action, seat, implied):
@@ -543,8 +545,8 @@ class App:
         if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"                 # as open() reads it (a method for the two: 160 B of heap)
         menu = MENUS.get(name)
-        if menu is not None and not hasattr(sixtysix, menu):
-            return "sixtysix." + menu
+        if menu is not None and "sixtysix.screens." + menu not in sys.modules:
+            return "sixtysix.screens." + menu
         for need in OPENS.get(name, ()):
             if need not in sys.modules:
                 return need

@@ -2,7 +2,7 @@
 
 code.py hands it here: the error is printed on the console (for a computer listening),
 one line on the screen says what happened, and the board restarts (supervisor.reload)
-into the saved match; the match is saved after every action (sixtysix.store), so
+into the saved match; the match is saved after every action (sixtysix.save.store), so
 nothing is lost and nothing is written now.
 
 A restart that fails again before its first key (the saved match fails at once, say)
@@ -81,7 +81,7 @@ def crashed(error, why, pressed, display, events, mem, reload, sleep, clock):
 def show(display, message, then):
     """The felt, `message` (cut to the screen's width) and what comes next."""
     import displayio
-    from sixtysix import ui
+    from sixtysix.core import ui
     chars = display.width // ui.CHAR_W - 2
     g = displayio.Group()
     g.append(ui.rect(0, 0, display.width, display.height, ui.FELT))

@@ -9,7 +9,7 @@ the names in PROFILES. Every profile module has the same shape:
                         tools.deploy picks the profile by the board's id when no --profile
                         is given (DEFAULT when several fit)
   BUTTONS               role of each key number: "left", "right", "up", "down", "ok", "menu"
-  HOLDS                 role of each key number when held down (sixtysix.keys.HOLD seconds),
+  HOLDS                 role of each key number when held down (sixtysix.core.keys.HOLD seconds),
                         or None: a board with few buttons (two on the T-Display) reaches the
                         menu this way; a key with a hold role answers when it is let go
   LABELS                the printed name of each key, same order as BUTTONS

@@ -1,6 +1,6 @@
 """The link cable's UART (docs/LINK.md), on the pins a profile names as LINK_TX and LINK_RX.
 
-Reads never wait (timeout=0): sixtysix.link polls. The receive buffer holds what the
+Reads never wait (timeout=0): sixtysix.link.cable polls. The receive buffer holds what the
 other device sends while this one is busy (a Hard decision takes up to 2 s: a few
 resent frames of at most 129 bytes, keep-alives and HELLOs), far more than the default 64.
 A board with no free hardware UART pair names None for both pins: it has no link cable.

@@ -3,7 +3,7 @@
 A square wave at the note's frequency, its loudness set by the duty cycle (a short
 pulse is quiet): what Pimoroni's PicoSystem library and PicoLibSDK (PicoPad) do on the
 same pins. The pin keeps its PWM slice for the whole run (variable_frequency), so a note
-is two register writes and never waits. sixtysix.sound decides what to play and when.
+is two register writes and never waits. sixtysix.core.sound decides what to play and when.
 """
 DUTY = 0x0800       # 1/32 of the period: quiet
 

@@ -4,7 +4,7 @@ Nothing to wire: CircuitPython's own build for this board powers the panel (TFT_
 GP22) and sets the screen up at power-on (board.DISPLAY, backlight GP4 by PWM), so
 display() hands that one out and never builds a second.
 
-Two buttons reach everything (sixtysix.keys: a key with a hold role answers when let go):
+Two buttons reach everything (sixtysix.core.keys: a key with a hold role answers when let go):
 
   L          next: the next card, menu line, bid or page      (role "right")
   R          ok: play the raised card, choose                 (role "ok")

@@ -1,0 +1,126 @@
+"""Link play's session for the app: made (the port built the first time, the device's
+id drawn the first time ever, a saved linked match restored) when link play is chosen
+or a linked match continued, the linked match's table started, and the session dropped
+when it is done with. Loaded with the session's modules (sixtysix.screens.friends.load),
+forgotten once the table opens, loaded again to drop the session: none of it is a
+linked table's.
+"""
+import sixtysix
+
+
+def match_rules(app):
+    """The rules of the linked match to show: the session's, or the saved one's (None:
+    there is none, or its save makes no sense)."""
+    s = app.session
+    if s is not None:
+        return s.proposal.rules if s.proposal is not None else None
+    from sixtysix.save.format import LINKED
+    from sixtysix.link.handshake import read_proposal
+    h = app.store.header(LINKED)
+    try:
+        return read_proposal(h, 12)[0].rules
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
+def level(app):
+    """The level of a linked match's computer players: Hard's search does not fit beside
+    the ~30 KB a linked match's table keeps resident (docs/LINK.md), so Normal at most."""
+    level = app.settings.get("level")
+    return "normal" if level == "hard" else level
+
+
+def link_session(app):
+    """The app's link play session: made when link play is chosen or a linked match
+    continued (the port is built the first time, and kept), and kept until a match that
+    is not linked starts (drop). None when this device has no link port
+    (app.notice says why). The first time ever, the device draws its id, and a name by
+    it unless one was chosen in the settings."""
+    if app.session is None:
+        port = app.port
+        try:
+            if port is None and app.link_port is not None:
+                port = app.port = app.link_port()
+        except (ValueError, RuntimeError, OSError) as e:
+            app.notice = "Link port: " + str(e)
+        if port is None:
+            if not app.notice:
+                app.notice = "This device has no link cable port"
+            return None
+        from sixtysix.link import match
+        from sixtysix.link.handshake import random_id
+        from sixtysix.link.cable import Link
+        from sixtysix.save.format import CORRUPT, NOTICES
+        from sixtysix.save.settings import CHOICES, DEFAULTS, NAME
+        if app.entropy is None:
+            app.entropy = random_bytes
+        st = app.settings
+        if not st.device_id:
+            st.device_id = random_id(app.entropy)
+            if st.index[NAME] == DEFAULTS[NAME]:
+                st.index[NAME] = st.device_id % len(CHOICES[NAME][2])
+            st.save(app.store)
+        link = Link(port, st.device_id, st.get("name"), app.entropy)
+        try:
+            app.session = restore(app.store, link, app.entropy) if app.store.linked() \
+                else match.LinkedMatch(link, app.entropy)
+        except ValueError:
+            app.session = match.LinkedMatch(link, app.entropy)
+            app.store.records = bytearray()
+            app.notice = NOTICES[CORRUPT]
+        app.sync = match.sync
+    app.session.link.name = app.settings.get("name")
+    return app.session
+
+
+def random_bytes(n):
+    """n bytes from the random module, where the app was given no random source
+    (CircuitPython seeds it from the hardware at start)."""
+    import random
+    return bytes(random.getrandbits(8) for _ in range(n))
+
+
+def start_linked(app, fresh):
+    """The table of the linked match (the title when there is none to show)."""
+    from sixtysix.link.match import PLAYING
+    s = link_session(app)
+    if s is None or s.phase != PLAYING:
+        app.back_to_title()
+        return
+    sixtysix.forget("link.restore", "link.session", "link.handshake", "link.fairseed",
+                    "link.sha256")      # (rebuilt, made, set up)
+    app.start(s.match, level(app), fresh and not s.count(), session=s)
+
+
+def restore(st, link, entropy):
+    """The session of the linked match in `st` (a fresh one if there is none); ValueError
+    when the save makes no sense."""
+    from sixtysix.link.match import LinkedMatch, asked
+    from sixtysix.save.format import LINKED
+    h = st.header(LINKED)
+    return LinkedMatch(link, entropy, (h, st.actions(), asked(st)) if h else None)
+
+
+def drop(app):
+    """Link play's session and modules (~21 KB) leave the heap while a match that is not
+    linked plays (App.start), or the title waits (sixtysix.screens.loading), so that Hard's
+    search fits; with them the screens that hold them (else link play, chosen again,
+    would load second copies beside them), and their package, sixtysix.link. Once the
+    link has told the other device what it still had to (leaving a linked match, its last
+    moves), or is down; at once if there is no session (no link port: the screen said
+    so). A finished match whose last moves wait for the cable stays (choosing link play
+    again would not rebuild it: the store's linked()). The port stays; choosing link play
+    again makes a new session on it (sixtysix.screens.friends)."""
+    s = app.session
+    if app.name == "link" or (s is not None and s.in_match()):
+        return                                  # in use again meanwhile
+    if s is not None and s.link.out:
+        if s.link.up():
+            app.warm.insert(0, lambda: drop(app))   # again in the next frame
+            return
+        if s.match is not None:
+            return                              # its last moves wait for the cable
+    app.session = app.sync = None
+    sixtysix.forget("link.screen", "link.table", "link.match", "link.heard", "link.play", "link.handshake",
+                    "link.terms", "link.restore", "link.session", "link.cable", "link.fairseed", "link.sha256",
+                    "link")
