@@ -213,6 +213,23 @@ def test_stale_firmware_files_are_removed(setup, capsys):
     assert (drive / "lib/other_project.py").exists()  # not ours: left alone
 
 
+def test_a_board_with_the_flat_firmware_gets_the_packages(setup, capsys):
+    """A board deployed before the firmware was in packages: its flat modules (menu.mpy
+    beside app.mpy; a link.mpy where the link package now is) go, and each module comes in
+    its package's folder (a module file and the package's folder would both answer
+    `import sixtysix.link`)."""
+    repo, cache, drive = setup
+    lib = drive / "lib" / "sixtysix"
+    lib.mkdir(parents=True)
+    for name in ("__init__", "app", "menu", "link", "linkplay"):
+        (lib / (name + ".mpy")).write_bytes(b"C\x06\x00\x1f")
+    code, out, err = run(capsys, repo, cache, "--drive", str(drive))
+    assert (code, err) == (0, "")
+    assert "removed  /lib/sixtysix/menu.mpy" in out and "removed  /lib/sixtysix/link.mpy" in out
+    assert sorted(p.relative_to(lib).as_posix() for p in lib.rglob("*")) == [
+        "__init__.mpy", "app.mpy", "screens", "screens/menu.mpy"]
+
+
 def test_old_circuitpython_on_the_drive(setup, capsys):
     repo, cache, drive = setup
     (drive / "boot_out.txt").write_text("Adafruit CircuitPython 8.2.10 on 2024-02-14; Raspberry Pi Pico with rp2040\n")
@@ -388,6 +405,29 @@ def test_the_real_profiles_are_picked_by_the_board_id_without_profile(tmp_path, 
     assert (drive / "lib" / "profiles" / (profile + ".mpy")).read_bytes() == mpy.compile_source(
         (ROOT / "hardware" / "profiles" / (profile + ".py")).read_bytes(), "profiles/" + profile + ".py", mpy.program())
     assert (drive / "code.py").read_bytes() == (ROOT / "firmware" / "code.py").read_bytes()
+
+
+@pytest.mark.parametrize("form", ["mpy", "py"])
+def test_the_firmware_packages_arrive_whole(tmp_path, capsys, form):
+    """The repo's own firmware, whose modules are in packages (sixtysix.core, .save,
+    .table, .link, .screens): every module arrives in its package's folder below
+    /lib/sixtysix, the packages' __init__ too, as .mpy (compiled under the name its
+    tracebacks show) or, with --py, as the source; nothing of the firmware lands beside
+    them."""
+    firmware = ROOT / "firmware" / "sixtysix"
+    sources = sorted(p.relative_to(firmware).as_posix() for p in firmware.rglob("*.py")
+                     if "__pycache__" not in p.parts)
+    assert {"link/play.py", "core/__init__.py", "screens/menu.py", "app.py"} <= set(sources)
+    drive = make_drive(tmp_path / "CIRCUITPY")
+    code, out, err = run(capsys, ROOT, tmp_path / "cache", "--drive", str(drive), "--profile", "pico_display_pack",
+                         *(["--py"] if form == "py" else []))
+    assert (code, err) == (0, "")
+    lib = drive / "lib" / "sixtysix"
+    assert sorted(p.relative_to(lib).as_posix() for p in lib.rglob("*") if p.is_file()) == \
+        sorted(s[:-3] + "." + form for s in sources)
+    play = (firmware / "link" / "play.py").read_bytes()
+    assert (lib / "link" / ("play." + form)).read_bytes() == \
+        (play if form == "py" else mpy.compile_source(play, "sixtysix/link/play.py", mpy.program()))
 
 
 def test_an_unknown_board_id_lists_the_profiles(setup, capsys):

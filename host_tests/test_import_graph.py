@@ -1,6 +1,7 @@
 """The import graph of firmware/, shared_rules/ and tools/, drawn from the source (ast):
-no circle, nothing imported from a layer above, no module that imports the app, no
-module named by string that does not exist.
+no circle, nothing imported from a layer above (the firmware's layers are its packages),
+no module that imports the app, no module named by string that does not exist, and no
+package of the firmware whose __init__ is more than a docstring saying what it may import.
 
 Every import counts, at the top of a module or inside a function: the firmware imports
 most of its modules late, one a frame, and a late import is a door all the same. A

@@ -304,3 +304,24 @@ def test_the_rules_are_wrapped_a_page_a_frame(monkeypatch):
         sim.app.warm_up()
         steps.append(len(wrapped) - sum(steps))
     assert sum(steps) == len(screen.pages) >= 3 and max(steps) == 1, steps
+
+
+def test_the_simulator_runs_the_firmware_from_its_packages():
+    """The simulator imports the firmware from firmware/sixtysix and its packages: each
+    module it loads for the title and a match is the file its name says
+    (sixtysix.table.felt: firmware/sixtysix/table/felt.py), the packages among them."""
+    import sys
+    from tools.sim import FIRMWARE
+    sim = Sim("pico_display_pack", seed=3)
+    sim.boot()
+    sim.settle()
+    sim.app.go("new")
+    sim.settle()
+    assert type(sim.app.screen).__name__ == "Game"
+    loaded = {n: m for n, m in sys.modules.items() if n == "sixtysix" or n.startswith("sixtysix.")}
+    assert {"sixtysix.core", "sixtysix.save", "sixtysix.table", "sixtysix.core.ui", "sixtysix.save.store",
+            "sixtysix.table.felt", "sixtysix.table.game"} <= set(loaded)
+    for name, module in loaded.items():
+        path = FIRMWARE.joinpath(*name.split("."))
+        want = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        assert module.__file__ == str(want), name
