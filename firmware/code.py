@@ -57,7 +57,7 @@ from sixtysix import restart  # noqa: E402
 memory = restart.memory()
 why = restart.spend(memory)
 resume = why == restart.RESUME
-sixtysix.forget("restart")      # (its heap while the game plays: an error brings it back)
+sixtysix.forget("sixtysix", "restart")    # (its heap while the game plays: an error brings it back)
 app = None
 try:
     from sixtysix.app import App

@@ -57,7 +57,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
-from tools.deploy import mpy
+from tools.deploy import manifest, mpy
 
 REPO = Path(__file__).resolve().parent.parent
 VM_DIR = REPO / "host_tests" / "vm"
@@ -113,14 +113,16 @@ def _compiled(source, name):
 
 
 def _compile_package(path, into, name):
-    """Copy package directory `path` to `into`, each .py as its .mpy (`name`: its import path)."""
+    """Copy package directory `path` to `into`, each .py as its .mpy (`name`: its import
+    path), but a package's __init__.py that is words alone (as the deploy leaves it)."""
     into.mkdir(parents=True)
     for item in sorted(path.iterdir()):
         if item.is_dir():
             if item.name != "__pycache__":
                 _compile_package(item, into / item.name, name + "/" + item.name)
         elif item.suffix == ".py":
-            (into / (item.stem + ".mpy")).write_bytes(_compiled(item.read_bytes(), name + "/" + item.name))
+            if not (item.name == "__init__.py" and manifest.only_words(item.read_bytes())):
+                (into / (item.stem + ".mpy")).write_bytes(_compiled(item.read_bytes(), name + "/" + item.name))
         else:
             shutil.copyfile(item, into / item.name)
 

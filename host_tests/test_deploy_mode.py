@@ -174,11 +174,14 @@ def run_code_py(monkeypatch, readonly, sleep):
     restart.RESUME = 1
     restart.memory = lambda: None
     restart.spend = lambda memory: 0
+    core = types.ModuleType("sixtysix.core")
+    core.ui = ui
     package = types.ModuleType("sixtysix")
-    package.ui = ui
+    package.core = core
     package.restart = restart
     package.forget = lambda *names: None
     monkeypatch.setitem(sys.modules, "sixtysix", package)
+    monkeypatch.setitem(sys.modules, "sixtysix.core", core)
     monkeypatch.setitem(sys.modules, "sixtysix.core.ui", ui)
     monkeypatch.setitem(sys.modules, "sixtysix.restart", restart)
     monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace())     # no built-in display

@@ -173,40 +173,47 @@ def firmware_packages(known):
 
 
 def misnamed(known):
-    """(module, string) for each string in the firmware that names a module of sixtysix or
-    shared_rules that does not exist: whole ("sixtysix.link.play"), relative to sixtysix
-    ("link.play", as sixtysix.forget and the lists it is given take them), a short name
-    given to sixtysix.forget ("restart"), or a value of App.MENUS (a module of
-    sixtysix.screens: "title")."""
-    dotted = re.compile(r"^(sixtysix|shared_rules)(\.[a-z_0-9]+)+$")
-    relative = re.compile(r"^(%s)(\.[a-z_0-9]+)+$" % "|".join(firmware_packages(known)))
+    """(module, string) for each string in the firmware that should name a module of
+    sixtysix or shared_rules and does not: a whole name ("sixtysix.link.play") that is no
+    module, a string beside whole names in a list of them (the lists the title and link
+    play load and forget), a short name given to sixtysix.forget that its package does
+    not hold (forget("sixtysix.table", "build")), a value of App.MENUS or of
+    screens.loading.SCREENS (modules of sixtysix.screens: "title")."""
+    dotted = re.compile(r"^(sixtysix|shared_rules)(\.[a-z_0-9]+)*$")
+
+    def named(node):
+        return isinstance(node, ast.Constant) and isinstance(node.value, str) and dotted.match(node.value)
+
+    def of_screens(module, node):
+        return [(module, v.value) for v in node if "sixtysix.screens." + v.value not in known]
+
     missing = []
     for name, path in known.items():
         if not (name.startswith("sixtysix") or name in ("code", "boot")):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if dotted.match(node.value) and node.value not in known:
-                    missing.append((name, node.value))
-                elif relative.match(node.value) and "sixtysix." + node.value not in known:
-                    missing.append((name, node.value))
-            elif isinstance(node, ast.Assign) and name == "sixtysix.app" \
-                    and [getattr(n, "id", None) for n in node.targets] == ["MENUS"]:
-                for value in node.value.values:    # App.MENUS: modules of sixtysix.screens
-                    if "sixtysix.screens." + value.value not in known:
-                        missing.append((name, value.value))
+            if named(node) and "." in node.value and node.value not in known:
+                missing.append((name, node.value))
+            elif isinstance(node, (ast.List, ast.Tuple)) and any(named(e) for e in node.elts):
+                missing += [(name, e.value) for e in node.elts if isinstance(e, ast.Constant) and not named(e)]
+            elif isinstance(node, ast.Assign) and (name, [getattr(n, "id", None) for n in node.targets]) in \
+                    (("sixtysix.app", ["MENUS"]), ("sixtysix.screens.loading", ["SCREENS"])):
+                missing += of_screens(name, getattr(node.value, "values", getattr(node.value, "elts", None)))
             elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "forget":
-                for arg in node.args:       # forget's names not whole are sixtysix's
-                    if isinstance(arg, ast.Constant) and not arg.value.startswith(("sixtysix.", "shared_rules.")) \
-                            and "sixtysix." + arg.value not in known:
-                        missing.append((name, arg.value))
+                first, rest = node.args[0], node.args[1:]
+                if isinstance(first, ast.Constant):
+                    package = first.value
+                    if not named(first):
+                        missing.append((name, package))
+                    missing += [(name, package + "." + a.value) for a in rest if isinstance(a, ast.Constant)
+                                and package + "." + a.value not in known]
     return missing
 
 
 def test_every_module_the_firmware_names_exists():
     """The names the firmware imports or forgets by string (sixtysix.forget, the title's
-    loading lists, App.MENUS and OPENS, link play's lists) are modules: a module renamed or
-    moved without its names would stay resident, or fail to load."""
+    loading lists, App.MENUS and OPENS, link play's lists) are modules, whole: a module
+    renamed or moved without its names would stay resident, or fail to load."""
     assert misnamed(modules()) == []
 
 

@@ -5,19 +5,24 @@ unchanged, in the PC simulator (tools/sim.py builds PC stand-ins).
 """
 
 
-def forget(*names):
+def forget(name, *names):
     """Drop modules that are done with (their screen is gone; a description read once;
     the two-handed deal in a team match), so their code leaves the heap (~3 KB each);
-    they compile again if needed. A name is whole ("sixtysix.link.play",
-    "shared_rules.ai.hard") or sixtysix's ("link.play"); the module leaves its package
-    too (sixtysix.link's attribute play)."""
+    they compile again if needed. forget("sixtysix.table", "build", "parts"): modules of
+    a package by their short names; forget("shared_rules.ai.hard"): one module (or
+    package) by its whole name. Short names cost nothing, the board has each (its
+    module's name in its package), where a whole name in a module's constants is a
+    string in the heap while that module is loaded. The module leaves its package too."""
     import sys
-    for name in names:
-        if not (name.startswith("sixtysix.") or name.startswith("shared_rules.")):
-            name = __name__ + "." + name
-        if name in sys.modules:
-            del sys.modules[name]
-            dot = name.rfind(".")
-            parent = sys.modules.get(name[:dot])     # (None: forgotten just before it)
-            if parent is not None and hasattr(parent, name[dot + 1:]):
-                delattr(parent, name[dot + 1:])
+    if not names:
+        dot = name.rfind(".")
+        name, names = name[:dot], (name[dot + 1:],)
+    parent = sys.modules.get(name)
+    for short in names:
+        if "." in short:
+            raise ValueError("not a short name: " + short)
+        whole = name + "." + short
+        if whole in sys.modules:
+            del sys.modules[whole]
+            if parent is not None and hasattr(parent, short):
+                delattr(parent, short)

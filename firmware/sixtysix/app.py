@@ -89,7 +89,7 @@ class App:
         self.keys = RoleKeys(events, roles, clock, holds)
         from sixtysix.core.keynames import key_names
         self.key = key_names(self.keys, getattr(board, "LABELS", None))   # role -> what to press
-        sixtysix.forget("core.keynames")
+        sixtysix.forget("sixtysix.core", "keynames")
         self.clock = clock
         self.think_clock = think_clock
         self.seed = seed
@@ -299,10 +299,13 @@ class App:
         keep(need)                          # what the title loaded for another game or level
         # not while the cards are out: the menu screens and their loading, the ways to a
         # match, its options' checks; a linked match's, the local save's
-        gone = ["title", "screens.loading", "link.screen"] + list(SCREENS) + (["save.savegame"] if session else [])
+        sixtysix.forget("sixtysix.screens", "title", "loading", *SCREENS)
+        sixtysix.forget("shared_rules.overrides")
+        sixtysix.forget("sixtysix.link", "screen")
+        if session:
+            sixtysix.forget("sixtysix.save", "savegame")
         if people == 1:
-            gone.append("table.passplay")         # (loaded for a pass-and-play set-up left)
-        sixtysix.forget(*gone)
+            sixtysix.forget("sixtysix.table", "passplay")  # (loaded for a pass-and-play set-up left)
         if session is None and self.session is not None:
             from sixtysix.link.session import drop
             drop(self)              # before the table is built (on the real firmware, link

@@ -89,9 +89,20 @@ def source_entries(repo):
         for path in sorted(base.glob(pattern)):
             if not path.is_file() or "__pycache__" in path.parts:
                 continue
+            if path.name == "__init__.py" and only_words(path.read_bytes()):
+                continue
             relative = path.relative_to(base).as_posix()
             entries.append(Entry(board_dir + "/" + relative, path.read_bytes(), "{}/{}".format(folder, relative)))
     return entries
+
+
+def only_words(source):
+    """True for a package's __init__.py that holds its docstring alone: words for the
+    reader. The board finds the package by its folder, and loading the file would keep a
+    name and its constants in the heap for as long as the package is imported."""
+    body = ast.parse(source).body
+    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str)
 
 
 def python_sources(entries):

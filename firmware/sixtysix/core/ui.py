@@ -102,7 +102,7 @@ def backdrop(width, height, title):
     splash at power-on, which the title then draws over in the same place."""
     from sixtysix.core import layouts
     x, y, scale = layouts.for_screen(width, height)["heading"]
-    sixtysix.forget("core.layouts")
+    sixtysix.forget("sixtysix.core", "layouts")
     g = displayio.Group()
     g.append(rect(0, 0, width, height, FELT))
     g.append(heading(title, x, y, scale))

@@ -87,8 +87,7 @@ def start_linked(app, fresh):
     if s is None or s.phase != PLAYING:
         app.back_to_title()
         return
-    sixtysix.forget("link.restore", "link.session", "link.handshake", "link.fairseed",
-                    "link.sha256")      # (rebuilt, made, set up)
+    sixtysix.forget("sixtysix.link", "restore", "session", "handshake", "fairseed", "sha256")  # (rebuilt, made, set up)
     app.start(s.match, level(app), fresh and not s.count(), session=s)
 
 
@@ -121,6 +120,6 @@ def drop(app):
         if s.match is not None:
             return                              # its last moves wait for the cable
     app.session = app.sync = None
-    sixtysix.forget("link.screen", "link.table", "link.match", "link.heard", "link.play", "link.handshake",
-                    "link.terms", "link.restore", "link.session", "link.cable", "link.fairseed", "link.sha256",
-                    "link")
+    sixtysix.forget("sixtysix.link", "screen", "table", "match", "heard", "play", "handshake", "terms", "restore",
+                    "session", "cable", "fairseed", "sha256")
+    sixtysix.forget("sixtysix", "link")

@@ -62,7 +62,7 @@ class Store:
             import sixtysix
             from sixtysix.save import storeread
             storeread.read(self, self.nvm[0:self.area])
-            sixtysix.forget("save.storeread")    # (once a power-on: its code leaves the heap)
+            sixtysix.forget("sixtysix.save", "storeread")    # (once a power-on: its code leaves the heap)
 
     def in_progress(self):
         """True if a match can be continued (as far as the log tells)."""
@@ -205,7 +205,7 @@ class Store:
             from sixtysix.save import archive
             if kept is None:
                 kept = archive.harvest(self)
-            sixtysix.forget("save.archive")      # its code leaves the heap until the next rewrite
+            sixtysix.forget("sixtysix.save", "archive")      # its code leaves the heap until the next rewrite
             if n + len(kept) <= self.area:
                 data[5] = len(kept) & 255
                 data[6] = len(kept) >> 8

@@ -88,7 +88,9 @@ def load(app, name):
     if m in group[-1:]:             # the group's names are made: its modules go
         app.named += 1
         import sixtysix
-        sixtysix.forget(*[n for n in group if n not in SCREEN])
+        for n in group:
+            if n not in SCREEN:
+                sixtysix.forget(n)
     if dots is None:
         dots = app.dots = displayio.Group()
         app.root.append(dots)
@@ -105,9 +107,10 @@ def drop_match():
     without. sixtysix.save.savegame too: a linked table saves through its session."""
     import sys
     import sixtysix
-    sixtysix.forget(*[n for n in sys.modules if n.startswith("shared_rules.ai")])
-    sixtysix.forget("table.passplay", "table.teams", "table.game", "table.build", "table.parts", "table.boxes",
-                    "save.savegame")
+    for n in [n for n in sys.modules if n.startswith("shared_rules.ai")]:
+        sixtysix.forget(n)
+    sixtysix.forget("sixtysix.table", "passplay", "teams", "game", "build", "parts", "boxes")
+    sixtysix.forget("sixtysix.save", "savegame")
 
 
 def ahead(app, name):
@@ -125,12 +128,15 @@ def drop_set_up(app):
     (App.start): the table's loading is link play's tightest moment."""
     import sixtysix
     s = app.session
-    gone = ["link.screen", "screens.title", "screens.menu"]
+    sixtysix.forget("sixtysix.link", "screen")
+    sixtysix.forget("sixtysix.screens", "title", "menu")
     if s is not None and s.match is not None:
-        gone += SETUP
-        gone += ["shared_rules.view", "shared_rules.deal"] if hasattr(s.match.deal, "trick") \
-            else ["shared_rules.team"]
-    sixtysix.forget(*gone)
+        for n in SETUP:
+            sixtysix.forget(n)
+        if hasattr(s.match.deal, "trick"):
+            sixtysix.forget("shared_rules", "view", "deal")
+        else:
+            sixtysix.forget("shared_rules", "team")
 
 
 def missing(app, name):

@@ -18,8 +18,6 @@ from sixtysix.screens.lessondeal import RECORD, STEPS, END
 
 # The action menu's line for each move made from it (sixtysix.table.boxes.action_menu)
 LINES = {MARRY: "Marry", EXCHANGE: "Exchange", CLOSE: "Close the talon", DECLARE: "Declare 66"}
-# forgotten when left
-MODULES = ("screens.lesson", "screens.lessondeal", "screens.rulestext", "shared_rules.ai.hints")
 
 
 def start(app):
@@ -29,9 +27,10 @@ def start(app):
     for the lesson's boxes); the lesson's table comes (deep sleep wakes on the rules
     menu)."""
     import sys
-    sixtysix.forget("screens.title", "screens.loading", "screens.text", "screens.menu",
-                    *[n for n in sys.modules if n.startswith("shared_rules.ai.")
-                      and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")])
+    sixtysix.forget("sixtysix.screens", "title", "loading", "text", "menu")
+    for n in [n for n in sys.modules if n.startswith("shared_rules.ai.")
+              and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")]:
+        sixtysix.forget(n)
     app.clear()
     app.name = "rules"
     app.set_screen(Lesson(app))
@@ -48,15 +47,16 @@ class Lesson(Game):
         m.dealer = 1                                    # the computer deals: you lead
         m.deal = deal_from_record(RECORD)
         self.script = [parse_entry(e) for e in RECORD["actions"]]
-        sixtysix.forget("shared_rules.record")
+        sixtysix.forget("shared_rules", "record")
         self.at = 0
         self.told = -1          # the last step whose box was shown
         Game.__init__(self, app, m, "easy")
 
     def tick(self, role):
         nxt = Game.tick(self, role)
-        if nxt is not None:
-            sixtysix.forget(*MODULES)
+        if nxt is not None:             # left: the lesson's own modules go
+            sixtysix.forget("sixtysix.screens", "lesson", "lessondeal", "rulestext")
+            sixtysix.forget("shared_rules.ai", "hints")
         return nxt
 
     def due(self):

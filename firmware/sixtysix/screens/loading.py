@@ -63,14 +63,14 @@ def keep(*kept):
     """Forget the engine's, the computer's and the team tables' modules that none of
     `kept` (needs() lists, each with its own imports) has: another game's, another
     level's."""
-    sixtysix.forget(*[n for n in sys.modules if (n.startswith("shared_rules.") or n == "sixtysix.table.teams")
-                      and not any(n in k for k in kept)])
+    for n in [n for n in sys.modules if (n.startswith("shared_rules.") or n == "sixtysix.table.teams")
+              and not any(n in k for k in kept)]:
+        sixtysix.forget(n)
 
 
 # The other screens' modules: each loads when its screen is chosen (App.before) and goes
 # at the title (begin) and at the table (App.start).
-SCREENS = ("screens.settings", "screens.text", "screens.menu", "screens.rulestext", "screens.friends",
-           "shared_rules.overrides")
+SCREENS = ("settings", "text", "menu", "rulestext", "friends")     # of sixtysix.screens
 
 
 def begin(app):
@@ -85,9 +85,10 @@ def begin(app):
     nothing."""
     title = app.screen
     st = app.store
-    sixtysix.forget(*SCREENS)
+    sixtysix.forget("sixtysix.screens", *SCREENS)
+    sixtysix.forget("shared_rules.overrides")
     if app.session is None or not app.session.in_match():
-        sixtysix.forget("table.seats", "table.passplay")
+        sixtysix.forget("sixtysix.table", "seats", "passplay")
         if "sixtysix.link.match" in sys.modules:
             from sixtysix.link.session import drop
             app.warm.append(lambda: drop(app))

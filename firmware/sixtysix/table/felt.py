@@ -87,7 +87,7 @@ class Layout:
         ui.FRAME_US = ui.FRAME * ui.TILE_US * 1000 // (ui.TILE_US * 1000 + extra)
         from sixtysix.core import layouts
         d = layouts.for_screen(width, height)
-        sixtysix.forget("core.layouts")                 # read once, at power-on
+        sixtysix.forget("sixtysix.core", "layouts")                 # read once, at power-on
         for key in d:
             setattr(self, key, d[key])
         self.cw, self.ch = self.card

@@ -127,7 +127,7 @@ class Game:
     def begin(self):
         """The screen's last step: the building code leaves the heap; the battery, the
         deal (dealt or laid out)."""
-        sixtysix.forget("table.build", "table.parts")
+        sixtysix.forget("sixtysix.table", "build", "parts")
         self.app.add_gauge(self.group, self.lay.battery)
         self.show(self.fresh_deal, False)     # (the texts were filled as they were made)
 
