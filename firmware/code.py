@@ -58,6 +58,7 @@ memory = restart.memory()
 why = restart.spend(memory)
 resume = why == restart.RESUME
 sixtysix.forget("sixtysix", "restart")    # (its heap while the game plays: an error brings it back)
+del restart                                 # (this name alone kept it: 1 KB on the real firmware)
 app = None
 try:
     from sixtysix.app import App

@@ -152,8 +152,10 @@ def test_boot_py_never_crashes(monkeypatch):
     assert run_boot_py(monkeypatch, nvm) == []
 
 
-def run_code_py(monkeypatch, readonly, sleep):
-    """firmware/code.py with every board module faked; returns what it printed and whether the app ran."""
+def run_code_py(monkeypatch, readonly, sleep, forgotten=None):
+    """firmware/code.py with every board module faked; returns what it printed and whether the app ran.
+    `forgotten`: a list that gets what sixtysix.forget was given and, once the app runs,
+    the names code.py holds then."""
     ran = []
     printed = []
     monkeypatch.setitem(sys.modules, "storage", types.SimpleNamespace(
@@ -179,14 +181,15 @@ def run_code_py(monkeypatch, readonly, sleep):
     package = types.ModuleType("sixtysix")
     package.core = core
     package.restart = restart
-    package.forget = lambda *names: None
+    package.forget = lambda *names: None if forgotten is None else forgotten.append(names)
     monkeypatch.setitem(sys.modules, "sixtysix", package)
     monkeypatch.setitem(sys.modules, "sixtysix.core", core)
     monkeypatch.setitem(sys.modules, "sixtysix.core.ui", ui)
     monkeypatch.setitem(sys.modules, "sixtysix.restart", restart)
     monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace())     # no built-in display
     app = types.ModuleType("sixtysix.app")
-    app.App = lambda *args, **kwargs: types.SimpleNamespace(run=lambda sleep: ran.append(True))
+    app.App = lambda *args, **kwargs: types.SimpleNamespace(
+        run=lambda sleep: ran.append(True) if forgotten is None else forgotten.append(set(namespace)))
     monkeypatch.setitem(sys.modules, "sixtysix.app", app)
     monkeypatch.setitem(sys.modules, "time", types.SimpleNamespace(sleep=sleep, monotonic=lambda: 0.0))
     code = (ROOT / "firmware" / "code.py").read_text()
@@ -209,6 +212,17 @@ def test_code_py_in_deploy_mode_waits_for_the_tool(monkeypatch):
 
 
 # ---------------------------------------------------------------- the tool's snippets on the board
+
+def test_code_py_lets_the_error_screen_leave_the_heap_while_the_game_plays(monkeypatch):
+    """sixtysix.restart (the error screen, 1 KB resident on the real firmware) is forgotten
+    once read at power-on, and code.py keeps no name of it while the game plays: a name
+    alone would keep the module in the heap."""
+    forgotten = []
+    run_code_py(monkeypatch, readonly=True, sleep=lambda s: None, forgotten=forgotten)
+    assert ("sixtysix", "restart") in forgotten
+    names = forgotten[-1]
+    assert "App" in names and "restart" not in names
+
 
 def test_the_board_snippets_use_only_circuitpython_apis(tmp_path):
     snippets = [PRELUDE, RESET, "_survey([('/code.py', 10)],['/lib'])", "_read('/settings.toml')", "_space()",

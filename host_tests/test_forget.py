@@ -48,4 +48,4 @@ def test_a_dotted_short_name_is_an_error_not_a_module_kept():
     with pytest.raises(mpvm.MPVMError) as info:
         run(["import shared_rules.ai.greedy",
              "sixtysix.forget('shared_rules', 'ai.greedy')"])
-    assert "not a short name: ai.greedy" in str(info.value)
+    assert "ValueError: ai.greedy" in str(info.value)

@@ -20,7 +20,7 @@ def forget(name, *names):
     parent = sys.modules.get(name)
     for short in names:
         if "." in short:
-            raise ValueError("not a short name: " + short)
+            raise ValueError(short)     # (a whole name: "sixtysix.table", "build")
         whole = name + "." + short
         if whole in sys.modules:
             del sys.modules[whole]

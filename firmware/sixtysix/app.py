@@ -300,7 +300,7 @@ class App:
         # not while the cards are out: the menu screens and their loading, the ways to a
         # match, its options' checks; a linked match's, the local save's
         sixtysix.forget("sixtysix.screens", "title", "loading", *SCREENS)
-        sixtysix.forget("shared_rules.overrides")
+        sixtysix.forget("shared_rules", "overrides")
         sixtysix.forget("sixtysix.link", "screen")
         if session:
             sixtysix.forget("sixtysix.save", "savegame")

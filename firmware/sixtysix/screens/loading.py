@@ -86,7 +86,7 @@ def begin(app):
     title = app.screen
     st = app.store
     sixtysix.forget("sixtysix.screens", *SCREENS)
-    sixtysix.forget("shared_rules.overrides")
+    sixtysix.forget("shared_rules", "overrides")
     if app.session is None or not app.session.in_match():
         sixtysix.forget("sixtysix.table", "seats", "passplay")
         if "sixtysix.link.match" in sys.modules:
