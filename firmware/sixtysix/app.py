@@ -294,18 +294,8 @@ class App:
         """The table: a match against the computer, pass-and-play (`people`: the persons'
         bits, two or more) or a linked match (`session`)."""
         self.clear()
-        from sixtysix.screens.loading import keep, needs, SCREENS
-        need = needs(match.rules.game, level, session is not None)
-        keep(need)                          # what the title loaded for another game or level
-        # not while the cards are out: the menu screens and their loading, the ways to a
-        # match, its options' checks; a linked match's, the local save's
-        sixtysix.forget("sixtysix.screens", "title", "loading", *SCREENS)
-        sixtysix.forget("shared_rules", "overrides")
-        sixtysix.forget("sixtysix.link", "screen")
-        if session:
-            sixtysix.forget("sixtysix.save", "savegame")
-        if people == 1:
-            sixtysix.forget("sixtysix.table", "passplay")  # (loaded for a pass-and-play set-up left)
+        from sixtysix.screens.loading import leave
+        need = leave(match.rules.game, level, session is not None, people)
         if session is None and self.session is not None:
             from sixtysix.link.session import drop
             drop(self)              # before the table is built (on the real firmware, link

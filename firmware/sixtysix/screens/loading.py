@@ -59,6 +59,26 @@ def saved(st):
     return r.game, level
 
 
+def leave(game, level, linked, people):
+    """App.start: what a match of `game` at `level` needs (needs()), and what goes as its
+    table comes: what the title loaded for another game or level (keep) and, not while
+    the cards are out, the menu screens and this loading, the ways to a match, its
+    options' checks; a linked match's: the link screen, the local save's; pass-and-play's
+    when `people` is one person (loaded for a pass-and-play set-up left). Here, not in the
+    app: a long constant (a package's name) the board has no name for yet is a string in
+    the heap for as long as its module is loaded, and the app always is."""
+    need = needs(game, level, linked)
+    keep(need)
+    sixtysix.forget("sixtysix.screens", "title", "loading", *SCREENS)
+    sixtysix.forget("shared_rules", "overrides")
+    sixtysix.forget("sixtysix.link", "screen")
+    if linked:
+        sixtysix.forget("sixtysix.save", "savegame")
+    if people == 1:
+        sixtysix.forget("sixtysix.table", "passplay")
+    return need
+
+
 def keep(*kept):
     """Forget the engine's, the computer's and the team tables' modules that none of
     `kept` (needs() lists, each with its own imports) has: another game's, another
