@@ -262,10 +262,9 @@ def test_import_cost_of_every_module(packages):
           "a board with a speaker adds %d" % (", ".join(NOT_WHILE_PLAYING), own, playing, prev - base, speaker))
     # 50 KB before link play and pass-and-play added their entry points to app, game,
     # table.boxes and settings (52.5 KB measured with them), screens built a step a frame
-    # (+1.4 KB) and the firmware in packages (+1.5 KB: 54,432 B flat, 55,968 B in packages;
-    # the packages core, save and table are modules too, and every module's name and file
-    # name is longer): the free heap a Hard decision keeps is test_family_memory's to hold
-    assert own < 55 * 1024
+    # (+1.4 KB); in packages (core, save, table are modules too) 52,528 B against 51,728
+    # flat: the free heap a Hard decision keeps is test_family_memory's to hold
+    assert own < 54 * 1024
     assert playing < 100 * 1024
     assert speaker < 2 * 1024
 
