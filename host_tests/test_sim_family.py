@@ -243,7 +243,7 @@ def test_bidding_hint_chooses_the_bid_the_computer_would_make():
     sim.press("ok")
     assert g.overlay[1].items == ["OK"]
     sim.press("ok")
-    assert g.legal()[g.bid_choice] == action
+    assert g.match.deal.legal_actions()[g.bid_choice] == action
     said = "pass" if action == A.PASS else str(action - A.BID)
     assert g.table.msg.text.startswith("Bid: < " + said)
     log = len(g.match.deal.log)

@@ -774,7 +774,7 @@ class Driver:
         hand = g.hand()
         if a >= A.BID:
             for _ in range(8):                  # left/right choose the bid, OK says it
-                if g.legal()[g.bid_choice] == a:
+                if g.match.deal.legal_actions()[g.bid_choice] == a:
                     break
                 self.sim.press("right")
             self.sim.press("ok")

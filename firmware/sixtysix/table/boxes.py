@@ -112,7 +112,7 @@ def action_menu(game, items=None, item=None):
     married = 0
     session = game.session
     turn = session is None or session.my_turn()
-    for a in game.legal() if turn else ():
+    for a in d.legal_actions() if turn else ():
         if MARRY <= a < DECLARE_MARRIAGE:
             s = (a & 31) >> 3
             if married >> s & 1:

@@ -36,11 +36,6 @@ HEADS = {2: ("You", "CPU"), 3: ("You", "L", "R"), 4: ("Us", "Opp")}
 PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
 
-def short(c):
-    """'K hearts': how messages name a card."""
-    return cards.RANK_WORDS[c & 7] + " " + cards.SUIT_WORDS[c >> 3]
-
-
 def greedy(deal):
     """A cheap, allocation-free move: the fallback when the AI runs out of memory.
 
@@ -203,9 +198,6 @@ class Game:
         d = self.match.deal
         return d.to_act == self.me() and not d.ended and not getattr(d, "pending_draw", False) \
             and not self.bidding()
-
-    def legal(self):
-        return self.match.deal.legal_actions()
 
     # ---- what goes where ---------------------------------------------------------------
 
@@ -427,8 +419,10 @@ class Game:
             self.computer()
             return None
         if self.match.rules.closing == "either" and self.asked != len(d.log):
-            self.asked = len(d.log)
-            if self.computer_closes():
+            self.asked = len(d.log)     # Russian rules: the computer may close before the lead
+            cpu = 1 - self.me()
+            if d.lead < 0 and CLOSE in d.legal_actions(cpu) and self.decide(cpu) == CLOSE \
+                    and self.act(CLOSE, cpu):
                 return None
         return self.my_turn(role)
 
@@ -503,7 +497,8 @@ class Game:
             elif meld == 40:
                 msg = who + ": 40 in trumps!"
         elif action == EXCHANGE:
-            msg = who + ": exchanged for " + short(trump_before)
+            msg = who + ": exchanged for " + cards.RANK_WORDS[trump_before & 7] + " " + \
+                cards.SUIT_WORDS[trump_before >> 3]
         elif action == CLOSE:
             msg = who + ": talon closed"
         elif action >= BID:
@@ -543,16 +538,6 @@ class Game:
         else:
             self.table.call(self.prompt)
         return True
-
-    def computer_closes(self):
-        """Russian rules: the computer may close before the person leads."""
-        d = self.match.deal
-        cpu = 1 - self.me()
-        if d.lead >= 0 or CLOSE not in d.legal_actions(cpu):
-            return False
-        if self.decide(cpu) != CLOSE:
-            return False
-        return self.act(CLOSE, cpu)
 
     def computer(self):
         """The computer's turn. "Thinking..." is drawn in a frame of its own, the thought
@@ -644,7 +629,7 @@ class Game:
     def point_at(self, action):
         """Raise the card an action plays, or choose the bid (hints)."""
         if action is not None and action >= BID:
-            self.bid_choice = self.legal().index(action)
+            self.bid_choice = self.match.deal.legal_actions().index(action)
             self.table.message("")
             self.prompt()
             return

@@ -64,7 +64,7 @@ def announce(game):
 
 
 def bid_prompt(game):
-    acts = game.legal()
+    acts = game.match.deal.legal_actions()
     i = game.bid_choice % len(acts)
     b = acts[i] - BID
     say = "pass" if acts[i] == PASS else str(b) + (" moon" if b == 5 else " (" + str(33 * b) + ")")
@@ -74,7 +74,7 @@ def bid_prompt(game):
 
 def bid_key(game, role):
     """Left/right choose pass or a bid, OK says it, menu opens hint and main menu."""
-    acts = game.legal()
+    acts = game.match.deal.legal_actions()
     if role in ("left", "right", "up", "down"):
         step = 1 if role in ("right", "down") else -1
         game.bid_choice = (game.bid_choice + step) % len(acts)
