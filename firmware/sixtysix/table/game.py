@@ -501,14 +501,9 @@ class Game:
                 cards.SUIT_WORDS[trump_before >> 3]
         elif action == CLOSE:
             msg = who + ": talon closed"
-        elif action >= BID:
+        elif self.team:
             from sixtysix.table import teams
-            msg = teams.bid_said(self, seat, action)
-        elif trump < 0 <= d.trump and self.team:
-            msg = who + " leads: " + cards.SUIT_WORDS[d.trump] + " are trumps"
-        elif self.team and d.widow and d.trick_count == 1 and took:
-            msg = self.who(d.last_trick[-1]) + " takes the widow: " + \
-                str(cards.mask_points(d.widow)) + " points"
+            msg = teams.said(self, seat, action, trump, took)
         if d.ended and d.result[2] == "declared":
             msg = self.who(d.result[0]) + ": 66!"
         elif d.ended and d.result[2] == "wrong-declaration":

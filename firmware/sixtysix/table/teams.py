@@ -1,6 +1,7 @@
 """The parts of the table only games of more players or with bidding need: score
 columns per player or partnership, the bidding line (choose pass or a bid with
-left/right, OK says it) and the bids shown by each seat.
+left/right, OK says it), the bids shown by each seat and what the table says of a team
+deal's bids, trump and widow.
 
 Loaded only for three-handed, four-handed and North American matches.
 """
@@ -88,14 +89,24 @@ def bid_key(game, role):
     return None
 
 
-def bid_said(game, seat, action):
-    """The message for a bid or pass, and for the end of the bidding."""
+def said(game, seat, action, trump, took):
+    """What the table says of a team deal's action other than a marriage, an exchange or
+    a close (Game.act), or None: a bid or a pass and the end of the bidding, the trump
+    the first lead names, the widow the first trick takes. `trump`: the trump suit
+    before the action; `took`: it ended a trick."""
     d = game.match.deal
-    msg = game.who(seat) + ": " + bid_text(action - BID)
-    if d.ended:
-        return "All passed: the deal is thrown in"
-    if d.bidder >= 0:
-        msg += ". " + game.who(d.bidder) + (" plays alone" if d.bid == 5 else " leads")
-        if d.out == game.me():
-            msg = "Partner bids the moon: you sit out"
-    return msg
+    if action >= BID:
+        msg = game.who(seat) + ": " + bid_text(action - BID)
+        if d.ended:
+            return "All passed: the deal is thrown in"
+        if d.bidder >= 0:
+            msg += ". " + game.who(d.bidder) + (" plays alone" if d.bid == 5 else " leads")
+            if d.out == game.me():
+                msg = "Partner bids the moon: you sit out"
+        return msg
+    if trump < 0 <= d.trump:
+        return game.who(seat) + " leads: " + cards.SUIT_WORDS[d.trump] + " are trumps"
+    if d.widow and d.trick_count == 1 and took:
+        return game.who(d.last_trick[-1]) + " takes the widow: " + \
+            str(cards.mask_points(d.widow)) + " points"
+    return None
