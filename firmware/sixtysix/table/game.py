@@ -30,9 +30,11 @@ from sixtysix.table.felt import Table, PAUSE
 # move stays within 1.55 s (1.5 let it reach 1,556 ms in three-handed Hard)
 THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.45}
 # Names by place around the viewer (against the computer; computers in link play), and
-# the panel's headings against the computer (a column per player, or per side)
-NAMES = {2: ("You", "CPU"), 3: ("You", "Left", "Right"), 4: ("You", "Left", "Partner", "Right")}
-HEADS = {2: ("You", "CPU"), 3: ("You", "L", "R"), 4: ("Us", "Opp")}
+# the panel's headings against the computer (a column per player, or per side). Lists:
+# the names in them are interned, where a constant tuple's would be str objects of the
+# .mpy, 32 bytes each (docs/DEPLOY.md): 320 bytes fewer resident in the VM
+NAMES = {2: ["You", "CPU"], 3: ["You", "Left", "Right"], 4: ["You", "Left", "Partner", "Right"]}
+HEADS = {2: NAMES[2], 3: ["You", "L", "R"], 4: ["Us", "Opp"]}
 PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
 
