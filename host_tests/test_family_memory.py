@@ -26,7 +26,7 @@ FREE = 16 * 1024
 # the decision allocated), and how many moves played were not Hard's own (Hard never
 # answered, out of memory, and the firmware's fallback played).
 WATCH_HARD = """
-import sixtysix.table.game
+import sixtysix.table.driver
 import shared_rules.ai.hard
 W = [0, 0, 0]
 _own = []
@@ -36,7 +36,7 @@ def _hard(self, view, clock=None, deadline=None):
     _own.append(a)
     return a
 shared_rules.ai.hard.Hard.choose = _hard
-_decide = sixtysix.table.game.Game.decide
+_decide = sixtysix.table.driver.Driver.decide
 def _watched(self, seat):
     del _own[:]
     a = _decide(self, seat)
@@ -44,7 +44,7 @@ def _watched(self, seat):
     W[1] = max(W[1], gc.mem_alloc())
     W[2] += not _own or _own[-1] != a
     return a
-sixtysix.table.game.Game.decide = _watched
+sixtysix.table.driver.Driver.decide = _watched
 """
 # A whole match keeps only the largest heap between frames (a list of them would grow).
 MARK_MAX = "R[0] = max(R[0], gc.mem_alloc())"

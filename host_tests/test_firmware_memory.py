@@ -169,7 +169,7 @@ BOOT = ['from sixtysix.app import App', 'import sixtysix.screens.title',
         'assets="/lib/assets", seed=7)\n'
         'app.settings.index[1] = 2   # the computer plays Hard']
 # What a match compiles (as above, one a step): the table, the engine, the AI.
-MATCH_IMPORTS = ["import sixtysix.table.game", "import sixtysix.save.savegame", "import shared_rules.match",
+MATCH_IMPORTS = ["import sixtysix.table.driver", "import sixtysix.table.view", "import sixtysix.save.savegame", "import shared_rules.match",
                  "import shared_rules.ai", "import shared_rules.ai.greedy", "import shared_rules.ai.normal",
                  "import shared_rules.ai.solver", "import shared_rules.ai.playouts", "import shared_rules.ai.search",
                  "import shared_rules.ai.hard"]
@@ -180,14 +180,14 @@ WARM_UP = [STEP] * 40       # frames of the title loading what its choices need,
 # Every computer decision notes the heap in use when it returns: the VM collects nothing
 # inside a step, so that is everything live plus all the decision (and its step) allocated.
 WATCH_DECISIONS = """
-import sixtysix.table.game
+import sixtysix.table.driver
 H = []
-_decide = sixtysix.table.game.Game.decide
+_decide = sixtysix.table.driver.Driver.decide
 def _watched(self, seat):
     a = _decide(self, seat)
     H.append(gc.mem_alloc())
     return a
-sixtysix.table.game.Game.decide = _watched
+sixtysix.table.driver.Driver.decide = _watched
 """
 
 # Not resident while a match is played: the layout is read once at power-on and dropped
@@ -199,7 +199,7 @@ FIRMWARE = ["sixtysix.save.store", "sixtysix.core.bmp", "sixtysix.core.ui", "six
             "sixtysix.core.keynames", "sixtysix.save.settings", "sixtysix.core.layouts", "sixtysix.table.felt",
             "sixtysix.table.parts", "sixtysix.table.build", "sixtysix.app", "sixtysix.screens.title",
             "sixtysix.screens.settings", "sixtysix.screens.text", "sixtysix.save.savegame",
-            "sixtysix.table.boxes", "sixtysix.table.game", "sixtysix.screens.rulestext", "sixtysix.core.battery"]
+            "sixtysix.table.driver", "sixtysix.table.boxes", "sixtysix.table.view", "sixtysix.screens.rulestext", "sixtysix.core.battery"]
 ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.rules", "shared_rules.rng", "shared_rules.view", "shared_rules.deal",
           "shared_rules.record", "shared_rules.match"]

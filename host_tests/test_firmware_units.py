@@ -16,7 +16,7 @@ from tools.flashnvm import FlashNVM  # noqa: E402
 from sixtysix.save.settings import Settings, CHOICES  # noqa: E402
 from sixtysix.table.felt import Layout  # noqa: E402
 from sixtysix.core import layouts  # noqa: E402
-from sixtysix.table.game import greedy  # noqa: E402
+from sixtysix.table.driver import greedy  # noqa: E402
 
 
 def test_role_keys_repeat_only_moves_and_stop_on_release():

@@ -320,7 +320,7 @@ def test_the_simulator_runs_the_firmware_from_its_packages():
     assert type(sim.app.screen).__name__ == "Game"
     loaded = {n: m for n, m in sys.modules.items() if n == "sixtysix" or n.startswith("sixtysix.")}
     assert {"sixtysix.core", "sixtysix.save", "sixtysix.table", "sixtysix.core.ui", "sixtysix.save.store",
-            "sixtysix.table.felt", "sixtysix.table.game"} <= set(loaded)
+            "sixtysix.table.felt", "sixtysix.table.driver", "sixtysix.table.view"} <= set(loaded)
     for name, module in loaded.items():
         path = FIRMWARE.joinpath(*name.split("."))
         want = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")

@@ -14,7 +14,7 @@ from test_sim_powercut import CuttableSim, play_through_cuts
 setup_paths()       # firmware/ on sys.path, as on the board
 from shared_rules import actions as A  # noqa: E402
 from sixtysix.save.settings import CHOICES  # noqa: E402
-from sixtysix.table.game import on_table  # noqa: E402
+from sixtysix.table.driver import on_table  # noqa: E402
 
 GAMES = CHOICES[0][2]
 FAMILY = GAMES[4:]

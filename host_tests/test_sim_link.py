@@ -469,7 +469,7 @@ def test_a_linked_table_keeps_neither_the_set_up_nor_the_other_games(monkeypatch
     real = __import__
 
     def noting(name, *args, **kwargs):
-        if name == "sixtysix.table.game" and name not in sys.modules and \
+        if name == "sixtysix.table.driver" and name not in sys.modules and \
                 any(d.app.going == "linkgame" for d in pair.devices):
             seen.setdefault("link screen", "sixtysix.link.screen" in sys.modules)
             seen.setdefault("two-handed deal", "shared_rules.deal" in sys.modules)

@@ -203,7 +203,8 @@ def test_the_titles_loading_stops_once_the_title_is_left(power_on):
     sim.app.go("settings")
     sim.settle()
     assert sim.app.name == "settings" and not sim.app.warm
-    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.table.game"} & set(sys.modules)
+    assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.table.driver",
+                 "sixtysix.table.view"} & set(sys.modules)
 
 
 def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
@@ -214,7 +215,8 @@ def test_the_link_screen_comes_without_the_match_the_title_loaded(power_on):
     sim = watched(0, 2)                                         # standard, Hard
     menu_ready(sim)
     sim.settle()
-    table = {"sixtysix.table.game", "sixtysix.table.boxes", "sixtysix.table.build", "sixtysix.table.parts"}
+    table = {"sixtysix.table.driver", "sixtysix.table.view", "sixtysix.table.boxes", "sixtysix.table.build",
+             "sixtysix.table.parts"}
     assert table <= set(sys.modules)
     names = sim.app.screen.names
     sim.run_script(["right %d" % names.index("friend"), "ok", "ok"])      # Play a friend, Link cable

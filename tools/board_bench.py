@@ -197,7 +197,7 @@ class AIRun:
 
     def _player(self):
         """The measured player. Hard is made afresh for every decision, as the device
-        makes it (sixtysix.table.game.Game.decide): its search and tables are built in the time
+        makes it (sixtysix.table.driver.Driver.decide): its search and tables are built in the time
         of each decision."""
         seed = self.seed * 1009 + self.n
         if self.device:             # the device's player: HARD_BUDGET unless told

@@ -300,19 +300,19 @@ BASE = set(sys.modules)         # what code.py imports before the app: the rest 
 Disp.width = %d
 Disp.height = %d
 THINK = [0]
-TIMED = [None]                  # the sixtysix.table.game whose Game.decide is timed
+TIMED = [None]                  # the sixtysix.table.driver whose Driver.decide is timed
 def _time_decide():
-    game = sys.modules.get("sixtysix.table.game")
-    if game is None or game is TIMED[0]:
+    driver = sys.modules.get("sixtysix.table.driver")
+    if driver is None or driver is TIMED[0]:
         return
-    TIMED[0] = game
-    _decide = game.Game.decide
+    TIMED[0] = driver
+    _decide = driver.Driver.decide
     def _timed(self, seat):
         t = now()
         a = _decide(self, seat)
         THINK[0] += now() - t
         return a
-    game.Game.decide = _timed
+    driver.Driver.decide = _timed
 KEYS = %s
 class Board:                    # what the app reads of the profile
     BAUDRATE = %r

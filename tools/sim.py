@@ -930,7 +930,7 @@ def friend_shots(folder):
 def four_handed_shot(path, seed=8):
     """A four-handed table on the Pico Display Pack: the human about to play last to a
     trick, the other three cards placed towards their players."""
-    from sixtysix.table.game import on_table
+    from sixtysix.table.driver import on_table
     sim = Sim("pico_display_pack", headless=True, seed=seed)
     sim.boot()
     sim.settle()

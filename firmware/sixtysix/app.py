@@ -70,7 +70,8 @@ MENUS = {"title": "title", "settings": "settings", "stats": "text",
 # opens (App.step): pass-and-play's set-up leads to its table; the lesson (Rules > Learn to
 # play) has no menu module: its table and its words.
 OPENS = {"title": ("sixtysix.screens.loading",), "pass": ("sixtysix.table.passplay",),
-         "lesson": ("shared_rules.deal", "sixtysix.table.game", "sixtysix.table.build", "sixtysix.screens.rulestext",
+         "lesson": ("shared_rules.deal", "sixtysix.table.driver", "sixtysix.table.view",
+                    "sixtysix.table.build", "sixtysix.screens.rulestext",
                     "shared_rules.ai.hints", "sixtysix.screens.lessondeal", "sixtysix.screens.lesson")}
 
 
@@ -311,7 +312,7 @@ class App:
             from sixtysix.table.seats import Seats
             self.set_screen(PassPlay(self, match, level, fresh, Seats.from_byte(people, match.players())))
         else:
-            from sixtysix.table.game import Game
+            from sixtysix.table.view import Game
             self.set_screen(Game(self, match, level, fresh))
         # what the title had no time to load (a key came first; a screen other than the
         # title woken from deep sleep led here): one a frame, after the table's build; not

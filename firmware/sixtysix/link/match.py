@@ -20,7 +20,7 @@ log). The one behind receives the missing actions from the last WINDOW the other
 logs that disagree on their common part, or a device further behind, stop the match;
 nothing is merged.
 
-Contract with the screens (sixtysix.table.game, sixtysix.link.screen):
+Contract with the screens (sixtysix.link.table, sixtysix.link.screen):
 - poll(now) every pass; state() and message() say what to show;
 - save (sync(store, session)) whenever `changed` is set, right after a poll and BEFORE
   the next one, and log each move in the store as it is applied (the store's action

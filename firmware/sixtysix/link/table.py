@@ -1,4 +1,4 @@
-"""The table of a linked match (a sixtysix.table.game.Game): this device's player against or
+"""The table of a linked match (a sixtysix.table.view.Game): this device's player against or
 beside the other device's, over the link cable (the session, sixtysix.link.match).
 
 The other device's moves (and, on the proposing device, the computer players') are
@@ -11,7 +11,8 @@ from shared_rules.actions import CLOSE
 from sixtysix.table import boxes
 from sixtysix.core import ui
 from sixtysix.link import match as lm
-from sixtysix.table.game import Game, NAMES
+from sixtysix.table.driver import NAMES
+from sixtysix.table.view import Game
 
 
 class Linked(Game):

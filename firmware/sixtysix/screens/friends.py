@@ -56,7 +56,8 @@ SCREEN = ("sixtysix.link.screen", "shared_rules.family", "shared_rules.view", "s
 # (docs/SCREENS.md, "Identifiers"): on the real firmware a pool of 1,280 names fell due
 # as a linked table loaded beside the link screen's leftovers, with 29.6 KB free and no
 # block over 4.6 KB.
-AHEAD = (("sixtysix.table.boxes", "sixtysix.table.game", "sixtysix.table.teams", "sixtysix.link.table"),
+AHEAD = (("sixtysix.table.driver", "sixtysix.table.boxes", "sixtysix.table.view", "sixtysix.table.teams",
+          "sixtysix.link.table"),
          ("sixtysix.table.parts", "sixtysix.table.build"),
          ("shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
           "shared_rules.team", "shared_rules.ai.team_greedy"))
@@ -109,7 +110,7 @@ def drop_match():
     import sixtysix
     for n in [n for n in sys.modules if n.startswith("shared_rules.ai")]:
         sixtysix.forget(n)
-    sixtysix.forget("sixtysix.table", "passplay", "teams", "game", "build", "parts", "boxes")
+    sixtysix.forget("sixtysix.table", "passplay", "teams", "view", "driver", "build", "parts", "boxes")
     sixtysix.forget("sixtysix.save", "savegame")
 
 

@@ -13,7 +13,7 @@ from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
 from sixtysix.table import boxes
 from sixtysix.screens import rulestext
-from sixtysix.table.game import Game
+from sixtysix.table.view import Game
 from sixtysix.screens.lessondeal import RECORD, STEPS, END
 
 # The action menu's line for each move made from it (sixtysix.table.boxes.action_menu)

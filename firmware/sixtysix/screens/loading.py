@@ -21,8 +21,8 @@ from sixtysix.save import format as saveformat
 # game's engine and its computer. The table's build modules are forgotten once a table
 # is built (the title loads them again).
 TABLE = ("shared_rules.errors", "shared_rules.cards", "shared_rules.actions", "shared_rules.rules",
-         "shared_rules.rng", "shared_rules.match", "sixtysix.save.savegame", "sixtysix.table.boxes",
-         "sixtysix.table.game", "sixtysix.table.parts", "sixtysix.table.build")
+         "shared_rules.rng", "shared_rules.match", "sixtysix.save.savegame", "sixtysix.table.driver",
+         "sixtysix.table.boxes", "sixtysix.table.view", "sixtysix.table.parts", "sixtysix.table.build")
 
 
 def needs(game, level=None, linked=False):

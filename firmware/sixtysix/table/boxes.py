@@ -8,8 +8,8 @@ import displayio
 from shared_rules import cards
 from shared_rules.actions import MARRY, DECLARE_MARRIAGE, EXCHANGE, CLOSE, DECLARE
 from sixtysix.core import ui
+from sixtysix.table.driver import HUMAN
 
-HUMAN = 0           # the match's player index of the person against the computer
 REASONS = {"declared": "66 declared", "wrong-declaration": "wrong declaration",
            "last-trick": "last trick", "lone-66": "only one reached 66",
            "no-score": "nobody scored: 1 carried", "annulled": "deal annulled",

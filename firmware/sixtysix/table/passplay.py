@@ -1,4 +1,4 @@
-"""The pass-and-play table: several people share one device (a sixtysix.table.game.Game).
+"""The pass-and-play table: several people share one device (a sixtysix.table.view.Game).
 
 Before a person's turn, when someone else holds the device (sixtysix.table.seats), the hand
 is hidden and a "Pass to <name>" box waits for the next person; then the table turns to
@@ -10,7 +10,7 @@ that Hard's search fits beside it.
 """
 from shared_rules.actions import CLOSE
 from sixtysix.table import boxes
-from sixtysix.table.game import Game
+from sixtysix.table.view import Game
 from sixtysix.table.seats import COMPASS
 
 

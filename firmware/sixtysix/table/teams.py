@@ -91,8 +91,8 @@ def bid_key(game, role):
 
 def said(game, seat, action, trump, took):
     """What the table says of a team deal's action other than a marriage, an exchange or
-    a close (Game.act), or None: a bid or a pass and the end of the bidding, the trump
-    the first lead names, the widow the first trick takes. `trump`: the trump suit
+    a close (view.Game.acted), or None: a bid or a pass and the end of the bidding, the
+    trump the first lead names, the widow the first trick takes. `trump`: the trump suit
     before the action; `took`: it ended a trick."""
     d = game.match.deal
     if action >= BID:

@@ -1,88 +1,36 @@
-"""The table screen: a match in progress, driven by role events.
+"""What the table shows of a match: where each card goes, the panel and the message
+line, what an action did (its words, its tune, its cards moving), the prompts, the
+person's keys, the boxes over the felt coming and going, and the frames of the
+computer's turn.
 
-The engine (shared_rules) owns the rules; this module turns its state into card
-places for `table.Table`, asks the computer for its moves, offers the human only
-the actions that are legal now, and saves the match after every action.
+A module apart from the match driver (sixtysix.table.driver), as a game's observers are
+kept apart from its state: Game, the table screen App.start makes, is a Driver that
+draws what the driver tells it (`acted`, `show`, `notice`, `human`) and reads the match
+to lay it out; sixtysix.table.felt draws it (cards, texts, piles).
 
-One Game serves every rule set: the two-handed deal (standard ... Schnapsen,
-Idiots', three-handed, where the dealer sits out) and the team deals (four-handed,
-North American), whose extra parts (bidding, partners) live in sixtysix.table.teams.
-
-Against the computer the person is player 0; pass-and-play and link play are
-sixtysix.table.passplay.PassPlay, a Game whose viewer changes (several people take turns with
-the device), and sixtysix.link.table.Linked, whose viewer is this device's player (the
-other device's moves come by cable). The VIEWER's seat is at the bottom and only the
-viewer's hand is shown; the others sit by `place`, around from there.
+One Game serves every rule set: the two-handed deal (standard ... Schnapsen, Idiots',
+three-handed, where the dealer sits out) and the team deals (four-handed, North
+American), whose extra parts (bidding, partners) live in sixtysix.table.teams.
+Pass-and-play and link play are sixtysix.table.passplay.PassPlay, a Game whose viewer
+changes (several people take turns with the device), and sixtysix.link.table.Linked,
+whose viewer is this device's player (the other device's moves come by cable). The
+VIEWER's seat is at the bottom and only the viewer's hand is shown; the others sit by
+`place`, around from there.
 """
 import gc
 import sixtysix
 from shared_rules import cards
-from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW, BID
-from shared_rules.errors import IllegalMove
-from shared_rules.rules import TEAM_GAMES, marriage_points
-from sixtysix.table import boxes
+from shared_rules.actions import MARRY, EXCHANGE, CLOSE, BID
 from sixtysix.core import ui
-from sixtysix.table.boxes import HUMAN
+from sixtysix.table import boxes, driver
 from sixtysix.table.felt import Table, PAUSE
 
-# Seconds the computer may think. Hard's 1.45: the frame that shows "Thinking..." and the
-# move's first drawing add up to 80 ms on the real firmware, and "Thinking..." to the
-# move stays within 1.55 s (1.5 let it reach 1,556 ms in three-handed Hard)
-THINK = {"easy": 0.3, "normal": 1.0, "hard": 1.45}
-# Names by place around the viewer (against the computer; computers in link play), and
-# the panel's headings against the computer (a column per player, or per side). Lists:
-# the names in them are interned, where a constant tuple's would be str objects of the
-# .mpy, 32 bytes each (docs/DEPLOY.md): 320 bytes fewer resident in the VM
-NAMES = {2: ["You", "CPU"], 3: ["You", "Left", "Right"], 4: ["You", "Left", "Partner", "Right"]}
-HEADS = {2: NAMES[2], 3: ["You", "L", "R"], 4: ["Us", "Opp"]}
 PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, right
 
 
-def greedy(deal):
-    """A cheap, allocation-free move: the fallback when the AI runs out of memory.
-
-    Leading: the card worth least. Following: the cheapest card that wins the
-    trick, else the cheapest card.
-    """
-    if getattr(deal, "pending_draw", False):
-        return DRAW
-    if not deal.legal_plays():             # bidding: pass
-        return deal.legal_actions()[0]
-    if getattr(deal, "lead", 0) < 0 and deal.rules.declaring and deal.points(deal.to_act) >= 66:
-        return DECLARE
-    lead = on_table(deal)
-    lead = lead[0][1] if lead else -1
-    m = deal.legal_plays()
-    best, best_key = -1, 1000
-    while m:
-        b = m & -m
-        m ^= b
-        c = cards.low_card(b)
-        key = cards.POINTS[c & 7]
-        if lead >= 0:
-            wins = deal.rules.higher[lead & 7] >> (c & 7) & 1 if (c ^ lead) < 8 else c >> 3 == deal.trump
-            if not wins:
-                key += 100
-        if key < best_key:
-            best, best_key = c, key
-    return best
-
-
-def on_table(d):
-    """The cards of the trick in progress as (seat, card), in the order played."""
-    if hasattr(d, "lead"):
-        return [(d.leader, d.lead)] if d.lead >= 0 else []
-    out = []
-    seat = d.leader
-    for c in d.trick:
-        out.append((seat, c))
-        seat = d._next(seat)
-    return out
-
-
-class Game:
-    """One match on screen against the computer. `app` gives: sheet, layout, settings,
-    log_action(), log_deal(), clocks."""
+class Game(driver.Driver):
+    """One match on screen. `app` gives (besides the driver's): sheet, layout, settings,
+    key, add_gauge()."""
 
     passing = False                # a pass box is due or showing: no hand shown
     # What a pixel costs to redraw while the table is taken off (App.go: ui.Clear): the
@@ -90,14 +38,7 @@ class Game:
     UNDER = ui.TILE_US + ui.SHAPE_US
 
     def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
-        self.app = app
-        self.seats = seats         # pass-and-play's sixtysix.table.seats.Seats (PassPlay)
-        self.session = session     # link play's sixtysix.link.match session (Linked)
-        self.match = match
-        self.level = level
-        self.team = match.rules.game in TEAM_GAMES
-        self.n = match.players()
-        self.seat()
+        driver.Driver.__init__(self, app, match, level, seats, session)
         self.table = t = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
                                self.n, self.team)
         self.group = t.group
@@ -109,8 +50,6 @@ class Game:
         self.pending = None        # a key pressed while cards moved, answered after them
         self.shown_last = None     # the last trick (lead, reply, winner) on show, if shown
         self.shown_result = False
-        self.score_before = None   # the scores before the action that ended the deal
-        self.asked = -1            # the log length at which the computer last passed on closing
         self.thinking = False      # "Thinking..." is shown: the computer thinks in the next frame
         self.fresh_deal = fresh_deal
         self.steps = [self.build]   # the screen is built a step a frame (ui.Show)
@@ -128,22 +67,7 @@ class Game:
         self.app.add_gauge(self.group, self.lay.battery)
         self.show(self.fresh_deal, False)     # (the texts were filled as they were made)
 
-    # ---- seats ---------------------------------------------------------------------
-
-    def seat(self):
-        """Who sits at the bottom (the viewer), whose results this device counts (the
-        owner), the players' names and the panel's headings (a column per player or side)."""
-        self.owner = self.viewer = HUMAN
-        self.names = NAMES[self.n]
-        self.heads = HEADS[self.match.sides() if self.n < 4 else 4]
-        self.mover = self.match     # what applies the moves
-
-    def me(self):
-        """The viewer's seat in this deal (2 in three-handed while dealing: sitting out)."""
-        return self.match.seat_of(self.viewer)
-
-    def watching(self):
-        return self.me() >= len(self.match.deal.hands)
+    # ---- seen from the viewer's seat ---------------------------------------------------
 
     def hand(self):
         if self.watching() or self.passing:
@@ -154,9 +78,6 @@ class Game:
         """Where the player in `seat` sits on the screen (0 bottom, 1 left, 2 top, 3 right)."""
         return PLACES[self.n][(self.match.player_at(seat) - self.viewer) % self.n]
 
-    def who(self, seat):
-        return self.names[self.match.player_at(seat)]
-
     def side_name(self, side):
         """Name of a score column: a player ("you" for the viewer), or with partners "us"
         and "them" (pass-and-play: the partners' compass points)."""
@@ -165,41 +86,6 @@ class Game:
                 return self.heads[side]
             return "us" if side == self.viewer % 2 else "them"
         return "you" if side == self.viewer and self.seats is None else self.names[side]
-
-    def deal_side(self, w):
-        """The score column of the deal's seat (two-handed) or side (team games) `w`."""
-        return self.match.team_of_side(w) if self.team else self.match.player_at(w)
-
-    def deal_won(self):
-        w = self.match.deal.result[0]
-        return w is not None and self.mine(self.deal_side(w))
-
-    def mine(self, column):
-        """True when score column `column` is this device's player's (or side's): what its
-        results say "you" for and its statistics count (pass-and-play: nobody's)."""
-        return self.owner is not None and column == self.owner % self.match.sides()
-
-    def gained(self):
-        """Game points of this deal per score column (from the scores before its last
-        action; after a power cut, from the deal's result)."""
-        m = self.match
-        if self.score_before is not None:
-            return [a - b for a, b in zip(m.score, self.score_before)]
-        out = [0] * m.sides()
-        gp = m.deal.result[1]
-        for s in range(len(gp)):
-            out[self.deal_side(s)] = gp[s]
-        return out
-
-    def bidding(self):
-        d = self.match.deal
-        return self.team and d.bidding and d.bidder < 0 and not d.ended
-
-    def playing(self):
-        """True when the human may play a card now."""
-        d = self.match.deal
-        return d.to_act == self.me() and not d.ended and not getattr(d, "pending_draw", False) \
-            and not self.bidding()
 
     # ---- what goes where ---------------------------------------------------------------
 
@@ -230,7 +116,7 @@ class Game:
             out.append((c, (x, y), not (legal >> c & 1), lay.talon))
             placed |= 1 << c
         slots = lay.places[self.n]
-        for seat, c in (trick if trick is not None else on_table(d)):
+        for seat, c in (trick if trick is not None else driver.on_table(d)):
             p = self.place(seat)
             via = lay.cpu_from if self.n == 2 and p == 2 else lay.offscreen(p)  # tall: its backs
             out.append((c, slots[p], False, None if trick else via))
@@ -333,11 +219,15 @@ class Game:
             self.table.set_piles(counts, "Last trick: " + self.who(last[2]) if last else "")
 
     def show(self, deal_in=False, texts=True):
-        """Lay out the current state (animated deal for a fresh deal: its new texts come
-        in a frame of their own, after the frame that dealt; `texts` False: they are
-        up to date already)."""
-        if deal_in and texts:
-            self.table.call(self.refresh_texts)
+        """Lay out the current state (animated deal for a fresh deal, Driver.next_deal's
+        and a new match's: no card raised yet, no bid chosen, its result to come; its new
+        texts come in a frame of their own, after the frame that dealt; `texts` False:
+        they are up to date already)."""
+        if deal_in:
+            self.cursor = self.bid_choice = 0
+            self.shown_result = False
+            if texts:
+                self.table.call(self.refresh_texts)
         elif texts:
             self.refresh_texts()
         if deal_in:
@@ -371,7 +261,7 @@ class Game:
         elif d.ended or self.table.msg.text:
             return
         elif d.to_act == self.me():
-            self.table.message("Your lead" if not on_table(d) else "Your turn: follow")
+            self.table.message("Your lead" if not driver.on_table(d) else "Your turn: follow")
 
     # ---- moving on -----------------------------------------------------------------------
 
@@ -414,35 +304,14 @@ class Game:
             return None
         return self.move_on(role)
 
-    def move_on(self, role):
-        """The deal goes on: the computer's move, or the player's key."""
-        d = self.match.deal
-        if d.to_act != self.me():
-            self.computer()
-            return None
-        if self.match.rules.closing == "either" and self.asked != len(d.log):
-            self.asked = len(d.log)     # Russian rules: the computer may close before the lead
-            cpu = 1 - self.me()
-            if d.lead < 0 and CLOSE in d.legal_actions(cpu) and self.decide(cpu) == CLOSE \
-                    and self.act(CLOSE, cpu):
-                return None
-        return self.my_turn(role)
-
-    def my_turn(self, role):
-        """The viewer is to act: draw (automatic), or answer the key."""
-        if getattr(self.match.deal, "pending_draw", False):
-            self.act(DRAW, self.me())
-            return None
-        if role is not None:
-            return self.human(role)
-        return None
-
     def busy(self):
         """True while anything is still to be drawn before the game waits for a key (the
         app's idle time starts when nothing is)."""
         return bool(self.wipes) or self.table.busy() or self.pending is not None or self.thinking
 
     def human(self, role):
+        """The person's key on their turn (Driver.my_turn): the raised card moves or is
+        played, or the action menu opens (bidding: teams.bid_key)."""
         if self.bidding():
             from sixtysix.table import teams
             return teams.bid_key(self, role)
@@ -462,33 +331,26 @@ class Game:
             self.action_menu()
         return None
 
-    def meld_value(self, suit):
-        """What a marriage in `suit` shown now is worth."""
-        d = self.match.deal
-        shown = 0
-        for m in d.melds:
-            shown += cards.count(m)
-        return marriage_points(self.match.rules.game, suit, d.trump, shown)
+    def computer(self):
+        """The computer's turn: "Thinking..." is drawn in a frame of its own, the thought
+        and the move (Driver.computer) come in the next: no frame both redraws the
+        message and applies the move (the thought is not a frame's work: keys wait
+        through it)."""
+        if self.app.warm:
+            return          # App.idle does what it was given to do first (App.warm)
+        if (self.level == "hard" or not self.team) and not self.watching() and not self.thinking:
+            self.thinking = True
+            self.table.message("Thinking...")
+            return
+        self.thinking = False
+        driver.Driver.computer(self)
 
-    def act(self, action, seat):
-        """Apply an action (in link play through the session, which checks the other
-        device's and sends this one's), save, and animate what it changed."""
+    def acted(self, action, seat, took, was):
+        """Show what an action did, once applied and saved (Driver.act): its words, its
+        tune, its cards moving. `took`: it ended a trick; `was`: before it, the trick on
+        the table, the trump suit, the turned-up card and what a marriage was worth."""
         d = self.match.deal
-        before = on_table(d)
-        tricks = sum(d.tricks)
-        trump = d.trump
-        trump_before = getattr(d, "trump_card", -1)
-        meld = self.meld_value((action & 31) >> 3)
-        score = self.match.score[:]
-        implied = seat == d.to_act
-        try:
-            self.mover.apply(action, seat)
-        except IllegalMove as e:
-            if seat == self.me():
-                self.notice("Not allowed", str(e.args[0]) if e.args else "not now")
-            return False
-        self.log_action(action, seat, implied)
-        took = sum(d.tricks) > tricks       # the action ended a trick
+        before, trump, trump_before, meld = was
         who = self.who(seat)
         msg = None
         if MARRY <= action < EXCHANGE:
@@ -512,7 +374,7 @@ class Game:
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
         if self.app.sound is not None:
-            self.app.sound.acted(action, took and self.deal_side(d.last_trick[-1]) == HUMAN)
+            self.app.sound.acted(action, took and self.deal_side(d.last_trick[-1]) == driver.HUMAN)
         frames = self.lay.frames[0]
         if self.watching():
             frames //= 2
@@ -530,57 +392,8 @@ class Game:
                 teams.show_bids(self)
                 self.table.pause(frames * 2)
             self.table.goto(self.targets(), frames)
-        if d.ended:
-            self.score_before = score
-        else:
+        if not d.ended:
             self.table.call(self.prompt)
-        return True
-
-    def computer(self):
-        """The computer's turn. "Thinking..." is drawn in a frame of its own, the thought
-        and the move come in the next: no frame both redraws the message and applies the
-        move (the thought is not a frame's work: keys wait through it)."""
-        if self.app.warm:
-            return          # App.idle does what it was given to do first (App.warm)
-        if (self.level == "hard" or not self.team) and not self.watching() and not self.thinking:
-            self.thinking = True
-            self.table.message("Thinking...")
-            return
-        self.thinking = False
-        d = self.match.deal
-        seat = d.to_act
-        action = self.decide(seat)
-        if action is None:
-            action = greedy(d)
-        if not self.act(action, seat):
-            self.act(greedy(d), seat)
-
-    def adviser(self):
-        """The computer player that moves and gives hints here (None: no AI)."""
-        return self.app.make_player(self.level)
-
-    def decide(self, seat):
-        """The computer's choice for `seat`, or None (no AI, out of memory, or a pass)."""
-        d = self.match.deal
-        app = self.app
-        if app.sound is not None:
-            app.sound.hush()        # the loop stops while it thinks: no note may hang on
-        action = None
-        try:
-            # a fresh player per decision, seeded from the state: a resumed match
-            # continues exactly as it would have without the power cut
-            player = self.adviser()
-            if player is not None:
-                deadline = None
-                if app.think_clock is not None:
-                    deadline = app.think_clock() + THINK.get(self.level, 1.0)
-                action = player.choose(d.view(seat), clock=app.think_clock, deadline=deadline)
-            player = None
-        except MemoryError:
-            player = None
-            gc.collect()
-            action = None
-        return action
 
     # ---- boxes over the table (sixtysix.table.boxes) --------------------------------------
 
@@ -635,22 +448,6 @@ class Game:
         if c in hand:
             self.cursor = hand.index(c)
             self.table.goto(self.targets(), 0)
-
-    def next_deal(self):
-        self.match.next_deal()
-        self.shown_result = False
-        self.score_before = None
-        self.log_deal()
-        self.cursor = 0
-        self.bid_choice = 0
-        self.show(deal_in=True)
-
-    def log_deal(self):
-        self.app.log_deal(self.match, self.level, 1)
-
-    def log_action(self, action, seat, implied):
-        """Save an action just applied and count the deal it ends (App.log_action)."""
-        self.app.log_action(self, action, seat, implied)
 
     def notice(self, title, text):
         boxes.notice(self, title, text)
