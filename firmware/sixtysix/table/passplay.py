@@ -23,7 +23,7 @@ class PassPlay(Game):
         self.viewer = seats.holder if seats.holder is not None else seats.people()[0]
         self.passing = seats.holder is None         # nobody has taken the device yet
         self.names = names = COMPASS[self.n]
-        self.heads = ("N-S", "E-W") if self.match.sides() < self.n else [w[0] for w in names]
+        self.heads = ["N-S", "E-W"] if self.match.sides() < self.n else [w[0] for w in names]
         self.mover = self.match
 
     def move_on(self, role):

@@ -14,7 +14,8 @@ from shared_rules.actions import CLOSE
 PERSON = "person"
 COMPUTER = "computer"
 # Each player keeps one name whoever holds the device: the compass points of the seats
-COMPASS = {2: ("South", "North"), 3: ("South", "West", "East"), 4: ("South", "West", "North", "East")}
+# (lists: their names are interned, a constant tuple's would be str objects: driver.NAMES)
+COMPASS = {2: ["South", "North"], 3: ["South", "West", "East"], 4: ["South", "West", "North", "East"]}
 
 
 class Seats:
