@@ -262,7 +262,7 @@ def test_import_cost_of_every_module(packages):
           "a board with a speaker adds %d" % (", ".join(NOT_WHILE_PLAYING), own, playing, prev - base, speaker))
     # 50 KB before link play and pass-and-play added their entry points to app, game,
     # table.boxes and settings (52.5 KB measured with them), screens built a step a frame
-    # (+1.4 KB); in packages (core, save, table are modules too) 52,528 B against 51,728
+    # (+1.4 KB); in packages (core, save, table are modules too) 52,448 B against 51,728
     # flat: the free heap a Hard decision keeps is test_family_memory's to hold
     assert own < 54 * 1024
     assert playing < 100 * 1024
