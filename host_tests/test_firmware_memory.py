@@ -422,7 +422,7 @@ _a = gc.mem_alloc()
 for _ in range(30):
     T[0] += 0.05
     app.step()
-R.append(((gc.mem_alloc() - _a) / 30, app.busy() or bool(app.warm)))
+R.append(((gc.mem_alloc() - _a) / 30, app.busy() or bool(app.device.warm)))
 gc.enable()
 """
 

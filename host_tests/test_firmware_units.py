@@ -301,7 +301,7 @@ def test_the_settings_screen_fits_every_screen(profile):
     from sixtysix.save.settings import CHOICES
     sim = Sim(profile)
     sim.boot()
-    screen = SettingsScreen(sim.app)
+    screen = SettingsScreen(sim.app.device)
     for step in screen.steps:           # what the app builds a step a frame
         step()
     w, h = sim.width, sim.height
@@ -420,9 +420,9 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     app = ran["app"]
     assert chosen["name"] == "waveshare_lcd_1in3" and ran["assets"] == "/assets"
     assert app.keys.source is keys_obj.events and app.keys.roles == sim.roles
-    assert app.think_clock is not None and app.width == 240 and app.height == 240
+    assert app.device.think_clock is not None and app.width == 240 and app.height == 240
     assert app.power is power and ran["sleep"] is time.sleep
-    assert app.sound.out is speaker and app.key["ok"] == "A"       # the speaker, the keys' names
+    assert app.sound.out is speaker and app.device.key["ok"] == "A"       # the speaker, the keys' names
     assert app.link_port is link and app.entropy(4) != app.entropy(4)     # os.urandom
     assert type(app.screen).__name__ == "Title"
     # the first picture is the splash, drawn before the app exists; no status line; then
@@ -431,7 +431,7 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     assert status_bar.display is False
 
 
-def test_memory_error_in_the_ai_falls_back_to_the_greedy_move():
+def test_memory_error_in_the_ai_falls_back_to_the_greedy_move(monkeypatch):
     from tools.sim import Sim
 
     class Starved:
@@ -441,7 +441,8 @@ def test_memory_error_in_the_ai_falls_back_to_the_greedy_move():
     sim = Sim("pico_display_pack", seed=4)
     sim.boot()
     sim.settle()
-    sim.app.make_player = lambda level: Starved()
+    from sixtysix.table import driver as table_driver     # (the one the app loaded)
+    monkeypatch.setattr(table_driver.Driver, "adviser", lambda self: Starved())
     sim.press("ok")                             # New match
     g = sim.app.screen
     for _ in range(12):                         # the computer keeps moving

@@ -165,6 +165,31 @@ def test_no_module_imports_the_app():
     assert sorted(a for a in edges if "sixtysix.app" in edges[a]) == ["code", "tools.sim"]
 
 
+# The app's own work kept out of its module (docs/ARCHITECTURE.md): given the App
+APP_WORK = {"sixtysix.screens.friends": "open load ahead drop_set_up missing",
+            "sixtysix.screens.loading": "begin plan load check",
+            "sixtysix.link.session": "match_rules level link_session start_linked drop"}
+
+
+def test_no_screen_is_given_the_app():
+    """A screen and the table keep the Device they are made with (sixtysix.core.device),
+    never the App: no module below the app keeps one (`self.app`, `x.app`), and only the
+    app's own work (APP_WORK) takes one as an argument."""
+    import ast
+    kept, given = [], []
+    for name, path in modules().items():
+        if not name.startswith("sixtysix.") or layer_of(name) >= layer_of("sixtysix.app"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "app":
+                kept.append((name, node.lineno))
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)) and \
+                    any(a.arg == "app" for a in node.args.args) and \
+                    getattr(node, "name", "") not in APP_WORK.get(name, "").split():
+                given.append((name, getattr(node, "name", "lambda")))
+    assert kept == [] and given == []
+
+
 def firmware_packages(known):
     """The packages of sixtysix (core, save, ...): a firmware name that starts with one
     of them is sixtysix's ("link.play": sixtysix.link.play)."""
@@ -212,9 +237,29 @@ def misnamed(known):
 
 def test_every_module_the_firmware_names_exists():
     """The names the firmware imports or forgets by string (sixtysix.forget, the title's
-    loading lists, App.MENUS and OPENS, link play's lists) are modules, whole: a module
+    loading lists, App.MENUS and the menu modules' OPENS, link play's lists) are modules, whole: a module
     renamed or moved without its names would stay resident, or fail to load."""
     assert misnamed(modules()) == []
+
+
+def assigned(path, target):
+    """The value of module-level `target = <literal>` in the file at `path`, or None."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(n, "id", None) for n in node.targets] == [target]:
+            return ast.literal_eval(node.value)
+    return None
+
+
+def test_each_menu_module_says_what_its_own_screens_need():
+    """App.before reads a screen's OPENS from the screen's menu module (App.MENUS), so a
+    module's OPENS names only screens whose menu module it is."""
+    known = modules()
+    menus = assigned(known["sixtysix.app"], "MENUS")
+    opens = {n: assigned(path, "OPENS") for n, path in known.items() if n.startswith("sixtysix.screens.")}
+    opens = {n: o for n, o in opens.items() if o is not None}
+    assert sorted(opens) == ["sixtysix.screens.friends", "sixtysix.screens.text", "sixtysix.screens.title"]
+    assert [(n, screen) for n, o in opens.items() for screen in o
+            if "sixtysix.screens." + menus.get(screen, "") != n] == []
 
 
 def bare(path):

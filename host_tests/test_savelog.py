@@ -376,10 +376,10 @@ def test_old_saves_are_read_once_and_kept_as_a_log(name):
     old = match_from_dict(case["match"])
     if old.deal.ended:
         old.next_deal()                 # a finished deal goes on with the next one
-    got, level, _ = app.load_match()
+    got, level, _ = savegame.load(app.store)
     assert got.to_dict() == old.to_dict() and level == case["level"]
     assert app.screen.names[0] == "continue"
     sim.power_cut()
     sim.boot()                          # read again: a log now, nothing to convert
     assert sim.app.store.legacy is None and nvm.erases == 1
-    assert sim.app.load_match()[0].to_dict() == old.to_dict()
+    assert savegame.load(sim.app.store)[0].to_dict() == old.to_dict()

@@ -93,7 +93,6 @@ def test_the_computer_thinks_in_a_frame_of_its_own_after_thinking_is_shown(profi
     came in one frame: the message's refresh before the thought, the move's after it,
     some 40 ms of display with 21-24 ms of the move's Python on the board (North
     American at Hard, 62-67 ms on the PicoPad)."""
-    from sixtysix.app import App
     sim = screenbench.Recorder(profile, 3)
     events = []                     # ("drawn" or "thought", step), in order
     refresh = sim.show
@@ -103,13 +102,14 @@ def test_the_computer_thinks_in_a_frame_of_its_own_after_thinking_is_shown(profi
         refresh()
 
     sim.show = show                 # (App takes it at boot)
-    make_player = App.make_player
+    from sixtysix.table import driver as table_driver     # (the one the app loaded)
+    adviser = table_driver.Driver.adviser
 
-    def thinks(app, level):
+    def thinks(game):
         events.append(("thought", sim.steps))
-        return make_player(app, level)
+        return adviser(game)
 
-    monkeypatch.setattr(App, "make_player", thinks)
+    monkeypatch.setattr(table_driver.Driver, "adviser", thinks)
     screenbench.play_script(sim, 1, "american", "hard")
     at = {f.step: f for f in sim.frames}
     thoughts = [i for i, e in enumerate(events) if e[0] == "thought"]

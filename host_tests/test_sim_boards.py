@@ -107,11 +107,11 @@ def test_every_screen_is_drawn_and_each_differs_from_the_others(played):
 def test_the_menu_hints_name_the_boards_own_buttons():
     for profile in PROFILES:
         sim = boot(profile)
-        k = sim.app.key
+        k = sim.app.device.key
         labels = set(sim.profile.LABELS)
         assert k["ok"] in labels and (k["menu"] in labels or k["menu"] == "hold")
     sim = boot("pico_display_pack")
-    assert sim.app.key == {"left": "B", "right": "Y", "ok": "X", "menu": "A"}
+    assert sim.app.device.key == {"left": "B", "right": "Y", "ok": "X", "menu": "A"}
 
 
 # ---------------------------------------------------------------- two buttons
@@ -207,13 +207,14 @@ def test_sounds_follow_the_game_and_stop_before_the_computer_thinks(monkeypatch)
     speaker = sim.speaker
     assert isinstance(speaker, SimSpeaker) and sim.app.settings.get("sound") == "on"
     silent = []
-    make = type(sim.app).make_player
+    from sixtysix.table import driver as table_driver     # (the one the app loaded)
+    make = table_driver.Driver.adviser
 
-    def thinking(app, level):
+    def thinking(game):
         silent.append(not speaker.log or speaker.log[-1][1] == 0)
-        return make(app, level)
+        return make(game)
 
-    monkeypatch.setattr(type(sim.app), "make_player", thinking)
+    monkeypatch.setattr(table_driver.Driver, "adviser", thinking)
     sim.press("ok")
     g = sim.app.screen
     before = len(speaker.tunes())
@@ -268,10 +269,10 @@ def test_the_last_rules_page_names_the_board_and_its_link_cable_or_says_there_is
                            ("pimoroni_picosystem", "TX to the other device's RX, RX to its TX")):
         sim = boot(profile)
         from sixtysix.screens.text import RulesScreen
-        screen = RulesScreen(sim.app)
+        screen = RulesScreen(sim.app.device)
         for _ in build(screen):
             pass
-        while sim.app.warm:                 # the other pages, laid out while it waits
+        while sim.app.device.warm:                 # the other pages, laid out while it waits
             sim.app.warm_up()
         last = " ".join(screen.flat[-1])
         assert last.startswith("This board: " + sim.profile.NAME) and words in " ".join(last.split()), last
@@ -293,14 +294,14 @@ def test_the_rules_are_wrapped_a_page_a_frame(monkeypatch):
     from sixtysix.core import ui
     sim = boot("pajenicko_picopad")
     from sixtysix.screens.text import RulesScreen
-    screen = RulesScreen(sim.app)
+    screen = RulesScreen(sim.app.device)
     wrapped = []
     monkeypatch.setattr(ui, "wrap", lambda text, chars: wrapped.append(text) or text.split(" "))
     steps = []
     for _ in build(screen):
         steps.append(len(wrapped) - sum(steps))
     assert sum(steps) == 1 and max(steps) == 1, steps
-    while sim.app.warm:
+    while sim.app.device.warm:
         sim.app.warm_up()
         steps.append(len(wrapped) - sum(steps))
     assert sum(steps) == len(screen.pages) >= 3 and max(steps) == 1, steps

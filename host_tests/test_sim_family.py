@@ -270,4 +270,4 @@ def test_north_american_hand_and_rules_screen_rank_the_ten_below_the_jack():
             break
     else:
         raise AssertionError("no hand held a 10 below a K, Q or J of its suit")
-    assert any("Cards rank A K Q J 10 9" in p for p in rulestext.pages("american", sim.app.key))
+    assert any("Cards rank A K Q J 10 9" in p for p in rulestext.pages("american", sim.app.device.key))

@@ -400,7 +400,7 @@ class Watched(Cable):
         for k, d in enumerate(self.devices):
             app = d.app
             loading = app is not None and app.wipe is None and \
-                (app.going is not None or bool(app.warm))
+                (app.going is not None or bool(app.device.warm))
             before = set(sys.modules)
             d.step(tick=False)
             after = set(sys.modules)

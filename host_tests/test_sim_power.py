@@ -8,7 +8,7 @@ import pytest
 from tools.sim import Sim, SimPower, Driver, first_legal, setup_paths
 
 setup_paths()       # firmware/ on sys.path, as on the board
-from sixtysix import app as app_mod  # noqa: E402
+from sixtysix.core import device as device_mod  # noqa: E402
 from sixtysix.save.settings import CHOICES  # noqa: E402
 
 SCREEN_OFF = [c[0] for c in CHOICES].index("screen")
@@ -34,7 +34,7 @@ def test_the_backlight_dims_then_turns_off_and_a_key_only_wakes_it(tmp_path):
     sim.wait(29000)
     assert sim.display.brightness == 1.0
     sim.wait(2000)                              # 31 s without a key: dimmed
-    assert sim.display.brightness == pytest.approx(app_mod.DIM)
+    assert sim.display.brightness == pytest.approx(device_mod.DIM)
     sim.shot(tmp_path / "dimmed.png")
     dimmed = brightness_of(pygame.image.load(str(tmp_path / "dimmed.png")))
     assert dimmed < full * 0.2
@@ -77,7 +77,7 @@ def test_moving_cards_count_as_activity():
     assert app.screen.busy()                    # dealing the cards
     while app.screen.busy():
         sim.step()
-        assert app.lit == app_mod.LIT
+        assert app.device.lit == device_mod.LIT
 
 
 def play_a_little(sim, moves=3):
@@ -152,7 +152,7 @@ def gauge_pixels(surface, x0, y0, colour):
 
 def gauge_at(sim, box):
     """The battery symbol's top-left corner, which must lie in the layout's box for it."""
-    fill = sim.app.battery.gauge.fill
+    fill = sim.app.device.battery.gauge.fill
     x, y = fill.x - 1, fill.y - 1
     bx, by, bw, bh = box
     assert bx <= x and x + 14 <= bx + bw and by <= y and y + 7 <= by + bh
@@ -168,14 +168,14 @@ def test_battery_symbol_and_low_battery_warning(tmp_path):
     sim.shot(tmp_path / "title.png")
     title = pygame.image.load(str(tmp_path / "title.png"))
     green, red = (0x50, 0xE0), (0xFF, 0x60)
-    x, y = gauge_at(sim, sim.app.layout.title_battery)
+    x, y = gauge_at(sim, sim.app.device.layout.title_battery)
     assert gauge_pixels(title, x, y, green) >= 20
     power.charge = 0.05
     sim.wait(11000)
     assert sim.app.screen.notice_text == "Battery low: the match is saved"
     sim.shot(tmp_path / "low.png")
     low = pygame.image.load(str(tmp_path / "low.png"))
-    x, y = gauge_at(sim, sim.app.layout.title_battery)
+    x, y = gauge_at(sim, sim.app.device.layout.title_battery)
     assert gauge_pixels(low, x, y, red) >= 2 and gauge_pixels(low, x, y, green) == 0
     power.charge = 0.5                          # charged: the warning may come again
     sim.wait(11000)
@@ -193,6 +193,6 @@ def test_no_battery_sense_no_symbol():
     sim = Sim("pico_display_pack", power=SimPower(charge=None))
     sim.boot()
     sim.settle()
-    assert sim.app.battery is None
+    assert sim.app.device.battery is None
     s = sim.seen()
     assert gauge_pixels(s, 222, 2, (0x50, 0xE0)) == 0

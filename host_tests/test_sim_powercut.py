@@ -157,7 +157,7 @@ def offsets(nvm):
 def red_text_pixels(sim):
     """Red notice text where the title's layout puts it."""
     s = sim.pixels()
-    x0, y0, chars = sim.app.layout.notice
+    x0, y0, chars = sim.app.device.layout.notice
     return sum(1 for x in range(x0, x0 + chars * 6) for y in range(y0, y0 + 36)
                if s.get_at((x, y))[0] > 200 and s.get_at((x, y))[1] < 120)
 

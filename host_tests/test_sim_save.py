@@ -10,7 +10,10 @@ import time
 import pytest
 
 from tools.flashnvm import FlashNVM, SECTOR
-from tools.sim import Sim, ROOT, Driver, first_legal, open_save
+from tools.sim import Sim, ROOT, Driver, first_legal, open_save, setup_paths
+
+setup_paths()
+from sixtysix.save import savegame  # noqa: E402
 
 
 def run_sim(args, **kw):
@@ -45,7 +48,7 @@ def test_sigkill_never_leaves_a_broken_save(tmp_path):
         sim.settle()
         assert sim.app.screen.notice_text == ""
         if sim.app.store.in_progress():
-            played.append(len(sim.app.load_match()[0].deal.log))
+            played.append(len(savegame.load(sim.app.store)[0].deal.log))
     assert played, "no kill came after the first action was saved"
 
 
@@ -124,6 +127,6 @@ def test_power_cut_mid_write_through_the_firmware(cut):
     sim.boot()
     sim.settle()
     assert sim.app.screen.names[0] == "continue" and sim.app.screen.notice_text == ""
-    got = sim.app.load_match()[0].to_dict()
+    got = savegame.load(sim.app.store)[0].to_dict()
     assert got in (before, after)
     assert got == (after if cut >= 2 else before)   # an action record is 2 bytes

@@ -20,7 +20,7 @@ setup_paths()
 MENU_MODULES = {"sixtysix.screens.title", "sixtysix.screens.settings", "sixtysix.screens.text",
                 "sixtysix.screens.rulestext", "sixtysix.screens.menu"}
 # On the way to pass-and-play: the friends' menu module (with the seat names it imports)
-# and pass-and-play's table, loaded before its set-up screen opens (App.OPENS).
+# and pass-and-play's table, loaded before its set-up screen opens (screens.friends.OPENS).
 PASS_MODULES = {"sixtysix.screens.friends", "sixtysix.table.seats", "sixtysix.table.passplay"}
 RULES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-handed", "american",
          "idiots")
@@ -202,7 +202,7 @@ def test_the_titles_loading_stops_once_the_title_is_left(power_on):
     sim = watched(0, 2)
     sim.app.go("settings")
     sim.settle()
-    assert sim.app.name == "settings" and not sim.app.warm
+    assert sim.app.name == "settings" and not sim.app.device.warm
     assert not {"shared_rules.deal", "shared_rules.ai.search", "sixtysix.table.driver",
                  "sixtysix.table.view"} & set(sys.modules)
 

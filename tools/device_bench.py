@@ -110,7 +110,7 @@ t1 = time.ticks_ms()
 app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(b"\\xff" * 4096), clock,
           assets="/lib/assets", seed=7)
 t2 = time.ticks_ms()
-while app.warm:
+while app.device.warm:
     T[0] += 0.05
     app.step()
 t3 = time.ticks_ms()

@@ -199,7 +199,7 @@ class Recorder(Sim):
         app = self.app
         before = (len(self.meter.log), d.erases, d.page_programs, app.screen)
         showing = type(app.wipe).__name__ == "Show"     # a new screen still coming
-        warm = list(app.warm)
+        warm = list(app.device.warm)
         super().step()
         refreshes = self.meter.log[before[0]:]
         if refreshes:
@@ -210,7 +210,7 @@ class Recorder(Sim):
                 built = type(app.screen).__name__
             self.frames.append(Frame(self.steps, refreshes, d.erases - before[1],
                                      d.page_programs - before[2], moving(app),
-                                     signature(app), built, warm[:1] != app.warm[:1]))
+                                     signature(app), built, warm[:1] != app.device.warm[:1]))
         if self.menu_at is None and app.wipe is None and \
                 getattr(app.screen, "menu", None) is not None:
             self.menu_at = self.steps

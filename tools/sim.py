@@ -481,7 +481,7 @@ class Sim:
         loading or replacing a screen), or sleeps."""
         if self.asleep:
             return True
-        if self.app.warm or self.app.wipe is not None or self.app.going is not None:
+        if self.app.device.warm or self.app.wipe is not None or self.app.going is not None:
             return False
         g = self.app.screen
         if not hasattr(g, "match"):

@@ -18,8 +18,8 @@ Everything platform-specific is passed in, so the same code runs on the board
                  its HOLDS give keys a role when held, Rules names it and its link cable),
                  or None: keys without names
     sound        the board's speaker (profiles.sound: tone(hz), off()), or None: then no
-                 sound code is loaded and Settings has no Sound line; app.sound is its
-                 sixtysix.core.sound.Sound (or None), which the screens cue
+                 sound code is loaded and Settings has no Sound line; the device's sound
+                 is its sixtysix.core.sound.Sound (or None), which the screens cue
     link         builds the link cable's port (profile.link: a busio.UART), called the
                  first time link play is chosen; None: this device has no link port
     entropy      entropy(n) gives n random bytes (os.urandom on the board; the simulator's
@@ -32,6 +32,12 @@ The display does not refresh on its own: each pass of the loop that changed some
 ends with one refresh, so every frame is drawn whole and the next key is read as soon
 as it is out. A new screen replaces the old one a few layers a frame (ui.Clear, ui.Show)
 over the felt that stays, so no refresh redraws the whole screen after the first.
+
+A screen is made with the Device (sixtysix.core.device: the layout, the sheet, the keys'
+names, the settings and the store, ...), never with the App, and says where to go by what
+its tick returns. The app's own work that it keeps out of this always-loaded module
+(sixtysix.screens.friends.open, sixtysix.screens.loading, sixtysix.link.session) is
+given the App.
 """
 import gc
 import sys
@@ -40,6 +46,7 @@ import sixtysix
 from sixtysix.save import format as saveformat, store
 from sixtysix.core import ui
 from sixtysix.core.keys import RoleKeys
+from sixtysix.core.device import Device, LIT, DIMMED, OFF
 from sixtysix.save.settings import Settings, minutes
 from sixtysix.table.felt import Sheet, Layout
 
@@ -52,8 +59,6 @@ DIM_AFTER = 30      # seconds without a key before the backlight dims
 # 105-150 ms, while 36 KB lay outside. A block that does not fit makes it add an area
 # there; on the real firmware the lesson's worst key answer went from 140 to 101 ms.
 ROOM = 12 * 1024
-DIM = 0.1           # the dimmed backlight (or the chosen brightness, if lower)
-OFF, DIMMED, LIT = 0, 1, 2
 # Screens deep sleep can wake up on, as the store's sleep record numbers them (only ever
 # growing at the end).
 SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", "pass", "link",
@@ -61,18 +66,13 @@ SCREENS = ("title", "settings", "stats", "rules", "continue", "keys", "friend", 
 OFFER = "New to Sixty-Six? Rules > Learn to play"      # the title's notice on a new device
 # The module of sixtysix.screens each menu screen is in (named in the package: in the VM
 # 112 bytes fewer resident than "screens.title", ...), and the one that starts the matches
-# with friends: each compiles in a frame of its own when its screen is opened (App.step)
-# and none stays loaded while a match plays.
+# with friends, and the lesson's (the rules menu's): each compiles in a frame of its own
+# when its screen is opened (App.step) and none stays loaded while a match plays. What a
+# screen needs beyond it is that module's to say (its OPENS: App.before).
 MENUS = {"title": "title", "settings": "settings", "stats": "text",
-         "rules": "text", "rulepages": "text", "keys": "text", "friend": "friends", "pass": "friends",
-         "link": "friends", "passgame": "friends", "linkgame": "friends", "linked": "friends"}
-# What a screen's next screen needs beyond its menu module, loaded one a frame before it
-# opens (App.step): pass-and-play's set-up leads to its table; the lesson (Rules > Learn to
-# play) has no menu module: its table and its words.
-OPENS = {"title": ("sixtysix.screens.loading",), "pass": ("sixtysix.table.passplay",),
-         "lesson": ("shared_rules.deal", "sixtysix.table.driver", "sixtysix.table.view",
-                    "sixtysix.table.build", "sixtysix.screens.rulestext",
-                    "shared_rules.ai.hints", "sixtysix.screens.lessondeal", "sixtysix.screens.lesson")}
+         "rules": "text", "rulepages": "text", "keys": "text", "lesson": "text", "friend": "friends",
+         "pass": "friends", "link": "friends", "passgame": "friends", "linkgame": "friends",
+         "linked": "friends"}
 
 
 class App:
@@ -89,11 +89,9 @@ class App:
         holds = getattr(board, "HOLDS", None)
         self.keys = RoleKeys(events, roles, clock, holds)
         from sixtysix.core.keynames import key_names
-        self.key = key_names(self.keys, getattr(board, "LABELS", None))   # role -> what to press
+        key = key_names(self.keys, getattr(board, "LABELS", None))   # role -> what to press
         sixtysix.forget("sixtysix.core", "keynames")
         self.clock = clock
-        self.think_clock = think_clock
-        self.seed = seed
         self._show = show
         self.power = power
         self.entropy = entropy
@@ -102,35 +100,37 @@ class App:
         self.session = None     # link play (sixtysix.link.match), while it is chosen (sixtysix.link.session.drop)
         self.sync = None        # ... and sixtysix.link.match.sync, which saves it
         self.named = 0          # groups of a linked table's names made (sixtysix.screens.friends.AHEAD)
-        self.people = 0         # pass-and-play: the persons chosen on its set-up screen (bits)
-        self.store = store.Store(nvm)
+        self.store = st = store.Store(nvm)
         self.settings = Settings(sound is not None)
         self.sound = None
         if sound is not None:
             from sixtysix.core.sound import Sound
             self.sound = Sound(sound, self.settings, clock)
-        st = self.store
         first = st.settings is None and not st.settings_lost and st.legacy is None
         problem = self.store.problem
         if self.store.legacy is not None:       # a save from before the log: once
             from sixtysix.save import oldsave
             problem = oldsave.convert(self.store, self.settings)
-        self.notice = saveformat.NOTICES.get(problem, "")
-        if self.settings.load(self.store) == saveformat.CORRUPT and not self.notice:
-            self.notice = "Settings were damaged: reset"
+        notice = saveformat.NOTICES.get(problem, "")
+        if self.settings.load(self.store) == saveformat.CORRUPT and not notice:
+            notice = "Settings were damaged: reset"
         if first:
             self.settings.save(st)      # once: the settings mark the device as started
-            if not self.notice and not st.in_progress():
-                self.notice = OFFER
-        self.lit = LIT
-        self.set_light(LIT)
+            if not notice and not st.in_progress():
+                notice = OFFER
         try:
             display.auto_refresh = False
         except (AttributeError, NotImplementedError):
             pass    # a display that only refreshes when asked
-        self.layout = lay = Layout(self.width, self.height,
-                                   getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
-        self.sheet = Sheet(assets, lay.sheet, lay.cw, lay.ch)
+        lay = Layout(self.width, self.height, getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
+        battery = None
+        if power is not None and power.has_battery:
+            from sixtysix.core.battery import Battery
+            battery = Battery(power)
+        self.device = dev = Device(display, lay, Sheet(assets, lay.sheet, lay.cw, lay.ch), key,
+                                   self.settings, st, board, self.sound, battery, think_clock, seed)
+        dev.notice = notice
+        dev.light()
         ui.load_font(assets + "/font.bmp")
         self.root = displayio.Group()
         self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
@@ -140,11 +140,6 @@ class App:
         self.name = "title"
         self.wipe = None        # the screen being shown or hidden a few layers a frame (ui)
         self.going = None       # the screen to open once the current one is hidden
-        self.battery = None
-        if power is not None and power.has_battery:
-            from sixtysix.core.battery import Battery
-            self.battery = Battery(power)
-        self.warm = []          # what to do in the next frames without a key (App.idle)
         self.next_frame = 0.0
         self.active = clock()           # the last key press, or the end of the last animation
         self.swept = False              # the heap collected since then (App.idle)
@@ -170,34 +165,6 @@ class App:
         if self._show is not None:
             self._show()
 
-    def set_light(self, level):
-        """The backlight: LIT (the chosen brightness), DIMMED or OFF."""
-        self.lit = level
-        b = self.settings.brightness()
-        try:
-            self.display.brightness = b if level == LIT else (min(b, DIM) if level == DIMMED else 0.0)
-        except (AttributeError, NotImplementedError, RuntimeError, ValueError):
-            pass    # a display without backlight control
-
-    def make_player(self, level):
-        """The computer player for a level, seeded from the match state (so a resumed
-        match continues exactly as it would have), or None when there is no AI."""
-        try:
-            from shared_rules import ai
-        except ImportError:
-            return None
-        g = self.screen
-        seed = 0
-        if g is not None and hasattr(g, "match"):
-            seed = state_seed(g.match)
-        return ai.make_player(level, seed=seed)
-
-    def add_gauge(self, group, box):
-        """A battery symbol in the layout's box for it (x, y, w, h), at its right end (a
-        screen calls this; nothing without battery sense)."""
-        if self.battery is not None:
-            self.battery.add_gauge(group, box)
-
     # ---- screens -----------------------------------------------------------------
 
     def clear(self):
@@ -209,8 +176,8 @@ class App:
             except ValueError:
                 pass                # (its load failed before it was shown: App.starved)
         self.screen = None
-        if self.battery is not None:
-            self.battery.gauge = None
+        if self.device.battery is not None:
+            self.device.battery.gauge = None
         gc.collect()
 
     def set_screen(self, screen):
@@ -238,7 +205,7 @@ class App:
         from sixtysix.screens import loading
         self.clear()
         self.name = "title"
-        self.set_screen(Title(self))
+        self.set_screen(Title(self.device))
         loading.begin(self)
 
     def open(self, name):
@@ -249,9 +216,11 @@ class App:
         if name == "new":
             if self.session is not None and self.session.in_match():
                 self.session.leave()    # this match replaces the linked one: the other device is told
-            self.start(self.new_match(), self.settings.get("level"), True)
+            from sixtysix.screens.loading import new_match
+            self.start(new_match(self.device), self.settings.get("level"), True)
         elif name == "continue":
-            got = self.load_match()
+            from sixtysix.save import savegame
+            got = savegame.load(self.store)
             if isinstance(got, tuple):
                 self.start(got[0], got[1], False, got[2])
             else:
@@ -265,7 +234,7 @@ class App:
                                     "rulepages": text.RulesScreen, "keys": text.KeysScreen}[name])
         elif name == "lesson":
             from sixtysix.screens import lesson
-            lesson.start(self)
+            self.menu_screen("rules", lesson.Lesson)     # (deep sleep wakes on the rules menu)
         elif name != "title":
             from sixtysix.screens import friends
             friends.open(self, name)
@@ -275,13 +244,13 @@ class App:
     def menu_screen(self, name, make):
         self.clear()
         self.name = name
-        self.set_screen(make(self))
+        self.set_screen(make(self.device))
 
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
         if got == saveformat.CORRUPT:
             self.store.records = bytearray()
-            self.notice = saveformat.NOTICES[saveformat.CORRUPT]
+            self.device.notice = saveformat.NOTICES[saveformat.CORRUPT]
         self.back_to_title()
 
     def back_to_title(self):
@@ -303,67 +272,26 @@ class App:
             # play's modules beside a pass-and-play table at Hard ran the heap out)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
-            self.log_deal(match, level, people)
+            from sixtysix.save import savegame
+            savegame.log_deal(self.store, match, level, people)
+        dev = self.device
         if session is not None:
             from sixtysix.link.table import Linked
-            self.set_screen(Linked(self, match, level, fresh, session=session))
+            self.set_screen(Linked(dev, match, level, fresh, session=session))
         elif people != 1:
             from sixtysix.table.passplay import PassPlay
             from sixtysix.table.seats import Seats
-            self.set_screen(PassPlay(self, match, level, fresh, Seats.from_byte(people, match.players())))
+            self.set_screen(PassPlay(dev, match, level, fresh, Seats.from_byte(people, match.players())))
         else:
             from sixtysix.table.view import Game
-            self.set_screen(Game(self, match, level, fresh))
+            self.set_screen(Game(dev, match, level, fresh))
         # what the title had no time to load (a key came first; a screen other than the
         # title woken from deep sleep led here): one a frame, after the table's build; not
         # what the title still had to do for its other choices
-        self.warm = [n for n in need if n not in sys.modules]
+        dev.warm = [n for n in need if n not in sys.modules]
         if session is None and self.session is not None:    # (the drop above waits for the
             from sixtysix.link.session import drop       # link to say its last: again, in
-            self.warm.insert(0, lambda: drop(self))     # the new warm)
-
-    # ---- the match and its save -----------------------------------------------------
-
-    def new_match(self):
-        s = self.settings
-        rules = s.rules()
-        seed = self.seed
-        if seed is None:
-            import random
-            seed = random.getrandbits(30)
-        else:
-            self.seed = seed + 1
-        from shared_rules.rules import PLAIN
-        if rules.game in PLAIN:                 # the family module only where it is needed
-            from shared_rules.match import Match
-            return Match(rules, s.get("counting"), seed)
-        from shared_rules.family import new_match
-        return new_match(rules, s.get("counting"), seed)
-
-    def load_match(self):
-        from sixtysix.save import savegame
-        return savegame.load(self.store)
-
-    def log_deal(self, match, level, people):
-        """Save a deal that has just been dealt (its header: no cards; `people`: the
-        persons' bits, sixtysix.table.seats)."""
-        from sixtysix.save import savegame
-        savegame.log_deal(self.store, match, level, people)
-
-    def log_action(self, game, action, seat, implied):
-        """Save an action just applied (`implied`: it was the seat to act's). The action
-        that ends a deal also carries the deal's statistics, so both land together."""
-        m = game.match
-        flags = 0
-        if m.deal.ended:
-            flags = saveformat.COUNTED | (saveformat.WON if game.deal_won() else 0)
-            if m.over:
-                flags |= saveformat.OVER | (saveformat.MATCH_WON if game.mine(m.winner) else 0)
-            self.settings.count_flags(flags)
-        elif m.over:
-            flags = saveformat.OVER
-        self.store.action(-1 if implied and not flags else seat, action, flags,
-                          self.settings.to_bytes() if flags else None)
+            dev.warm.insert(0, lambda: drop(self))      # the new warm)
 
     # ---- power ----------------------------------------------------------------------
 
@@ -382,7 +310,7 @@ class App:
             self.active = now               # the idle time counts from the last animation
             self.swept = False
             return
-        if self.warm:
+        if self.device.warm:
             self.warm_up()
             return
         if self.store.due():
@@ -401,7 +329,8 @@ class App:
         quiet = now - self.active
         if quiet >= DIM_AFTER:
             self.rest(quiet)
-        if self.battery is not None and self.battery.check(now):
+        battery = self.device.battery
+        if battery is not None and battery.check(now):
             self.low_battery()
 
     def rest(self, quiet):
@@ -414,15 +343,15 @@ class App:
             sleep = None                    # the other device would wait for this one
         if sleep is not None and quiet >= sleep:
             self.deep_sleep()
-        elif off is not None and quiet >= off and self.lit != OFF:
-            self.set_light(OFF)
-        elif off is not None and quiet < off and self.lit == LIT:
-            self.set_light(DIMMED)
+        elif off is not None and quiet >= off and self.device.lit != OFF:
+            self.device.light(OFF)
+        elif off is not None and quiet < off and self.device.lit == LIT:
+            self.device.light(DIMMED)
 
     def warm_up(self):
-        """One thing to do while the screen waits (self.warm: a function, or a module to
-        import), in a frame of its own."""
-        w = self.warm.pop(0)
+        """One thing to do while the screen waits (the device's warm: a function, or a
+        module to import), in a frame of its own."""
+        w = self.device.warm.pop(0)
         if callable(w):
             w()
         else:
@@ -435,11 +364,11 @@ class App:
         if flush is not None:
             flush()
         if self.power is None or not self.power.can_sleep:
-            if self.lit != OFF:
-                self.set_light(OFF)
+            if self.device.lit != OFF:
+                self.device.light(OFF)
             return
         self.store.sleep_on(SCREENS.index(self.name))
-        self.set_light(OFF)
+        self.device.light(OFF)
         if self.sound is not None:
             self.sound.hush()
         self.power.deep_sleep()
@@ -454,7 +383,7 @@ class App:
             if g.overlay is None:
                 g.notice("Battery low", "The match is saved. Charge the battery soon.")
         elif self.name == "title":
-            self.notice = "Battery low: the match is saved"
+            self.device.notice = "Battery low: the match is saved"
             self.back_to_title()
 
     # ---- the loop ------------------------------------------------------------------------
@@ -477,8 +406,8 @@ class App:
             self.active = now
             self.swept = False
             self.pressed = True
-            if self.lit != LIT:                 # a key only wakes the screen
-                self.set_light(LIT)
+            if self.device.lit != LIT:          # a key only wakes the screen
+                self.device.light()
                 self.keys.held = None
                 return
         if role is None and now < self.next_frame:
@@ -528,20 +457,26 @@ class App:
             self.retry = name
             self.going = name               # (next frame: its modules, then the screen)
         elif name != "title":
-            self.notice = "Not enough memory for that: back to the title"
+            self.device.notice = "Not enough memory for that: back to the title"
             self.going = "title"
         else:
             raise error
 
     def before(self, name):
-        """The next module screen `name` needs before it opens (its menu module, what its
-        next screen needs: OPENS), or None."""
+        """The next module screen `name` needs before it opens (its menu module, then what
+        that module's OPENS says the screen needs), or None. The long names live in the
+        menu modules, which no match keeps, not here: in the heap for as long as their
+        module is loaded (docs/ARCHITECTURE.md)."""
         if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"                 # as open() reads it (a method for the two: 160 B of heap)
         menu = MENUS.get(name)
-        if menu is not None and "sixtysix.screens." + menu not in sys.modules:
-            return "sixtysix.screens." + menu
-        for need in OPENS.get(name, ()):
+        if menu is None:
+            return None
+        menu = "sixtysix.screens." + menu
+        m = sys.modules.get(menu)
+        if m is None:
+            return menu
+        for need in getattr(m, "OPENS", {}).get(name, ()):
             if need not in sys.modules:
                 return need
         return None
@@ -554,19 +489,3 @@ class App:
             wait = self.next_frame - self.clock()
             if wait > 0:
                 sleep(wait)
-
-
-def state_seed(match):
-    """A number that depends only on what a save keeps (not, e.g., on the action log,
-    which a restored deal rebuilds without its automatic draws)."""
-    from shared_rules.cards import count
-    d = match.deal
-    seat = d.to_act if d.to_act >= 0 else 0
-    won = 0
-    for w in d.won:
-        won |= w
-    if hasattr(d, "trick"):         # a team deal: the trick so far and the bid stand in
-        where = 31 * len(d.trick) + 131 * d.bid + d.trick_count
-    else:
-        where = 31 * d.talon_left + d.lead + 1
-    return (match.rng.state + 7919 * count(won) + where + d.hands[seat] % 65521) & 0x3FFFFFFF

@@ -110,10 +110,10 @@ def backdrop(width, height, title):
     return g
 
 
-def screen(app, title):
+def screen(layout, title):
     """A menu screen's group (over the app's felt) with its heading."""
     g = displayio.Group()
-    x, y, scale = app.layout.heading
+    x, y, scale = layout.heading
     g.append(heading(title, x, y, scale))
     return g
 

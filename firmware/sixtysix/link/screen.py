@@ -27,15 +27,17 @@ def describe(s, proposal):
 
 
 class LinkScreen:
-    def __init__(self, app):
-        self.app = app
-        self.group = g = ui.screen(app, "Link play")
-        lay = app.layout
-        from sixtysix.link.session import link_session
-        self.s = s = link_session(app)
+    """Link play's `session` (sixtysix.link.session.link_session; None: no link port, the
+    device's notice says why) on the device."""
+
+    def __init__(self, device, session):
+        self.device = device
+        self.group = g = ui.screen(device.layout, "Link play")
+        lay = device.layout
+        self.s = s = session
         if s is not None and s.phase == lm.PLAYING and s.match.over:
             s.leave()               # a finished match: this screen starts the next
-        chars = (app.width - 12) // ui.CHAR_W
+        chars = (device.layout.w - 12) // ui.CHAR_W
         y = lay.body_y
         self.texts = []
         for i in range(LINES + DETAILS):
@@ -49,8 +51,8 @@ class LinkScreen:
         self.shown = None
         self.todo = []                  # changes to show, one a frame: (Label, text) or (choices, acts)
         self.doing = None               # "propose" or "accept" chosen, done in the next frame
-        self.notice = app.notice        # why there is no link, or a damaged save
-        app.notice = ""
+        self.notice = device.notice        # why there is no link, or a damaged save
+        device.notice = ""
         self.update()
         while self.todo:                # (not drawn yet: all at once)
             self.show_next()
@@ -68,7 +70,7 @@ class LinkScreen:
         if st == lm.OFFER:
             return ["Accept", "Decline", "Back"], ["accept", "leave", "title"]
         if st == lm.IDLE:
-            return ["Offer: " + self.app.settings.get("rules"), "Back"], ["propose", "title"]
+            return ["Offer: " + self.device.settings.get("rules"), "Back"], ["propose", "title"]
         return ["Back"], ["title"]
 
     def update(self):
@@ -112,7 +114,7 @@ class LinkScreen:
         if self.menu is not None:
             ui.drop(self.group, self.menu_group)
         self.menu_group = displayio.Group()
-        self.menu = ui.ListWidget(self.menu_group, what, 6, self.menu_y, self.app.width // 2 + 20, self.row)
+        self.menu = ui.ListWidget(self.menu_group, what, 6, self.menu_y, self.device.layout.w // 2 + 20, self.row)
         self.group.append(self.menu_group)
         ui.arrive(self.menu_group)
         self.acts = then
@@ -127,7 +129,7 @@ class LinkScreen:
             # an offer or acceptance chosen in the last frame, whose drawing was the menu
             # going: its SHA-256 commitment (~100 ms on the board) is this frame's work
             if self.doing == "propose":
-                s.propose(self.app.settings.rules(), self.app.settings.get("counting"))
+                s.propose(self.device.settings.rules(), self.device.settings.get("counting"))
             else:
                 s.accept()
             self.update()

@@ -34,7 +34,7 @@ def link_session(app):
     """The app's link play session: made when link play is chosen or a linked match
     continued (the port is built the first time, and kept), and kept until a match that
     is not linked starts (drop). None when this device has no link port
-    (app.notice says why). The first time ever, the device draws its id, and a name by
+    (app.device.notice says why). The first time ever, the device draws its id, and a name by
     it unless one was chosen in the settings."""
     if app.session is None:
         port = app.port
@@ -42,10 +42,10 @@ def link_session(app):
             if port is None and app.link_port is not None:
                 port = app.port = app.link_port()
         except (ValueError, RuntimeError, OSError) as e:
-            app.notice = "Link port: " + str(e)
+            app.device.notice = "Link port: " + str(e)
         if port is None:
-            if not app.notice:
-                app.notice = "This device has no link cable port"
+            if not app.device.notice:
+                app.device.notice = "This device has no link cable port"
             return None
         from sixtysix.link import match
         from sixtysix.link.handshake import random_id
@@ -67,7 +67,7 @@ def link_session(app):
         except ValueError:
             app.session = match.LinkedMatch(link, app.entropy)
             app.store.records = bytearray()
-            app.notice = NOTICES[CORRUPT]
+            app.device.notice = NOTICES[CORRUPT]
         app.sync = match.sync
     app.session.link.name = app.settings.get("name")
     return app.session
@@ -115,7 +115,7 @@ def drop(app):
         return                                  # in use again meanwhile
     if s is not None and s.link.out:
         if s.link.up():
-            app.warm.insert(0, lambda: drop(app))   # again in the next frame
+            app.device.warm.insert(0, lambda: drop(app))   # again in the next frame
             return
         if s.match is not None:
             return                              # its last moves wait for the cable

@@ -10,6 +10,10 @@ drops this module, so that Hard's search fits beside pass-and-play.
 import displayio
 from sixtysix.core import ui
 
+# What pass-and-play's set-up needs beyond this module, loaded one a frame before it opens
+# (App.before): its table, so that Start compiles nothing.
+OPENS = {"pass": ("sixtysix.table.passplay",)}
+
 
 def open(app, name):
     """App.open for the ways to play a friend: their screens ("friend", "pass", "link")
@@ -20,7 +24,9 @@ def open(app, name):
     if name == "passgame":
         if app.session is not None and app.session.in_match():
             app.session.leave()     # this match replaces the linked one: the other device is told
-        app.start(app.new_match(), app.settings.get("level"), True, app.people)
+        from sixtysix.screens.loading import new_match
+        dev = app.device
+        app.start(new_match(dev), dev.settings.get("level"), True, dev.people)
     elif name in ("linkgame", "linked"):
         from sixtysix.link.session import start_linked
         start_linked(app, name == "linkgame")
@@ -28,10 +34,12 @@ def open(app, name):
         app.clear()
         app.name = name
         if name == "link":
-            from sixtysix.link.screen import LinkScreen as make
+            from sixtysix.link.screen import LinkScreen
+            from sixtysix.link.session import link_session
+            screen = LinkScreen(app.device, link_session(app))
         else:
-            make = Friend if name == "friend" else PassSetup
-        app.set_screen(make(app))
+            screen = (Friend if name == "friend" else PassSetup)(app.device)
+        app.set_screen(screen)
 
 
 # What link play's screens need, dependencies first (load compiles one a frame
@@ -95,7 +103,7 @@ def load(app, name):
     if dots is None:
         dots = app.dots = displayio.Group()
         app.root.append(dots)
-    dots.append(ui.rect(6 + 6 * len(dots), app.layout.body_y + 4, 4, 4, ui.SOFT))
+    dots.append(ui.rect(6 + 6 * len(dots), app.device.layout.body_y + 4, 4, 4, ui.SOFT))
     ui.arrive(dots[-1])
     return True
 
@@ -174,30 +182,30 @@ def missing(app, name):
 
 # ---- the screens on the way ---------------------------------------------------------
 
-def Friend(app):
+def Friend(device):
     from sixtysix.screens.menu import Menu      # (compiled in a frame of its own: the screen's)
-    return Menu(app, "Play a friend", ["Link cable", "Pass and play", "Back"], ["link", "pass", "title"])
+    return Menu(device, "Play a friend", ["Link cable", "Pass and play", "Back"], ["link", "pass", "title"])
 
 
 class PassSetup:
     """Pass-and-play: each player of the chosen rule set is a person or the computer (two
     people at least); the names are the seats' compass points."""
 
-    def __init__(self, app):
+    def __init__(self, device):
         from sixtysix.table.seats import COMPASS      # (loaded: friends.load)
-        self.app = app
-        self.group = g = ui.screen(app, "Pass and play")
-        lay = app.layout
-        n = app.settings.rules().players
+        self.device = device
+        self.group = g = ui.screen(device.layout, "Pass and play")
+        lay = device.layout
+        n = device.settings.rules().players
         self.names = COMPASS[n]
         self.people = [True, True, False, False][:n] if n < 4 else [True, False, True, False]
         items = [self.line(p) for p in range(n)] + ["Start", "Back"]
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y, app.width - 12, lay.settings_row,
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, device.layout.w - 12, lay.settings_row,
                                   longest=[15] * len(items))
-        chars = (app.width - 12) // ui.CHAR_W
+        chars = (device.layout.w - 12) // ui.CHAR_W
         self.hint = ui.Label("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
         g.append(self.hint.view)
-        self.say("Rules: " + app.settings.get("rules") + " (Settings)")
+        self.say("Rules: " + device.settings.get("rules") + " (Settings)")
 
     def line(self, p):
         return self.names[p] + ": " + ("person" if self.people[p] else "computer")
@@ -221,5 +229,5 @@ class PassSetup:
         if self.people.count(True) < 2:
             self.say("Two people at least")
             return None
-        self.app.people = sum(1 << p for p in range(n) if self.people[p])
+        self.device.people = sum(1 << p for p in range(n) if self.people[p])
         return "passgame"

@@ -5,9 +5,10 @@ box says what matters now: the rules in the rules screen's words (sixtysix.scree
 and the person's move in the hint's (shared_rules.ai.hints), with the key that makes it.
 A move off the script is not played: a box says the rule (the engine's own words when
 the move is not allowed) and the person tries again, nothing lost. Nothing is saved or
-counted: a saved match stays as it was. Loaded only for the lesson (App.OPENS), and
+counted: a saved match stays as it was. Loaded only for the lesson (sixtysix.screens.text.OPENS), and
 forgotten with its words when the lesson is left.
 """
+import gc
 import sixtysix
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
@@ -20,26 +21,20 @@ from sixtysix.screens.lessondeal import RECORD, STEPS, END
 LINES = {MARRY: "Marry", EXCHANGE: "Exchange", CLOSE: "Close the talon", DECLARE: "Declare 66"}
 
 
-def start(app):
-    """App.open("lesson"): the rules menu's modules go, and the computer's that the title
-    loaded for a match (the lesson's moves are scripted and its hints the hint's words
-    alone; beside Hard's modules the VM model had 16 KB free at the table, too little
-    for the lesson's boxes); the lesson's table comes (deep sleep wakes on the rules
-    menu)."""
-    import sys
-    sixtysix.forget("sixtysix.screens", "title", "loading", "text", "menu")
-    for n in [n for n in sys.modules if n.startswith("shared_rules.ai.")
-              and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")]:
-        sixtysix.forget(n)
-    app.clear()
-    app.name = "rules"
-    app.set_screen(Lesson(app))
-
-
 class Lesson(Game):
     """The lesson's deal against the scripted computer; `at` is the script's next action."""
 
-    def __init__(self, app):
+    def __init__(self, device):
+        """The rules menu's modules go, and the computer's that the title loaded for a
+        match (the lesson's moves are scripted and its hints the hint's words alone;
+        beside Hard's modules the VM model had 16 KB free at the table, too little for
+        the lesson's boxes), before the lesson's table comes (App.open)."""
+        import sys
+        sixtysix.forget("sixtysix.screens", "title", "loading", "text", "menu")
+        for n in [n for n in sys.modules if n.startswith("shared_rules.ai.")
+                  and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")]:
+            sixtysix.forget(n)
+        gc.collect()                # (App.clear collected before they went)
         from shared_rules.match import Match
         from shared_rules.record import deal_from_record, parse_entry
         from shared_rules.rules import Rules
@@ -50,7 +45,7 @@ class Lesson(Game):
         sixtysix.forget("shared_rules", "record")
         self.at = 0
         self.told = -1          # the last step whose box was shown
-        Game.__init__(self, app, m, "easy")
+        Game.__init__(self, device, m, "easy")
 
     def tick(self, role):
         nxt = Game.tick(self, role)
@@ -90,7 +85,7 @@ class Lesson(Game):
     def how(self):
         """The person's next move in the hint's words, and the key that makes it."""
         a, why = self.hint(self.match.deal.view(self.me()))
-        k = self.app.key
+        k = self.device.key
         if a < MARRY:
             keys = k["ok"] + " plays the raised card."
         else:

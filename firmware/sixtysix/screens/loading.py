@@ -79,6 +79,26 @@ def leave(game, level, linked, people):
     return need
 
 
+def new_match(device):
+    """A new match of the rules, counting and seed the device has (New match, and
+    pass-and-play's Start): made here, not where it plays, so that none of it stays
+    while it does."""
+    s = device.settings
+    rules = s.rules()
+    seed = device.seed
+    if seed is None:
+        import random
+        seed = random.getrandbits(30)
+    else:
+        device.seed = seed + 1
+    from shared_rules.rules import PLAIN
+    if rules.game in PLAIN:                 # the family module only where it is needed
+        from shared_rules.match import Match
+        return Match(rules, s.get("counting"), seed)
+    from shared_rules.family import new_match
+    return new_match(rules, s.get("counting"), seed)
+
+
 def keep(*kept):
     """Forget the engine's, the computer's and the team tables' modules that none of
     `kept` (needs() lists, each with its own imports) has: another game's, another
@@ -111,10 +131,10 @@ def begin(app):
         sixtysix.forget("sixtysix.table", "seats", "passplay")
         if "sixtysix.link.match" in sys.modules:
             from sixtysix.link.session import drop
-            app.warm.append(lambda: drop(app))
+            app.device.warm.append(lambda: drop(app))
     if st.dirty and st.problem != saveformat.NEWER:
-        app.warm.append(st.rewrite)
-    app.warm.append(lambda: plan(app, title))
+        app.device.warm.append(st.rewrite)
+    app.device.warm.append(lambda: plan(app, title))
 
 
 def plan(app, title):
@@ -130,7 +150,7 @@ def plan(app, title):
     other = needs(got[0]) if got else []
     keep(want, other)
     todo = [n for n in want + other if n not in sys.modules]
-    app.warm.append(lambda: load(app, title, todo))
+    app.device.warm.append(lambda: load(app, title, todo))
 
 
 def load(app, title, todo):
@@ -140,7 +160,7 @@ def load(app, title, todo):
         return
     if todo:
         __import__(todo.pop(0))
-        app.warm.append(lambda: load(app, title, todo))
+        app.device.warm.append(lambda: load(app, title, todo))
     else:
         check(app)
 
@@ -149,6 +169,7 @@ def check(app):
     """Make sure the saved match really continues: a damaged one is forgotten (the next
     save rewrites the store) and the title comes again, saying so, without Continue (if
     the title was left before: Continue finds it, App.open)."""
+    from sixtysix.save import savegame
     st = app.store
-    if st.in_progress() and st.header() is not None and app.load_match() == saveformat.CORRUPT:
+    if st.in_progress() and st.header() is not None and savegame.load(st) == saveformat.CORRUPT:
         app.damaged(saveformat.CORRUPT)

@@ -11,11 +11,11 @@ HEAP_ANCHOR = "ends in its own block"
 class Menu:
     """A heading and a list of choices; OK opens the chosen one's screen, menu goes back."""
 
-    def __init__(self, app, title, items, names):
-        self.group = g = ui.screen(app, title)
-        lay = app.layout
+    def __init__(self, device, title, items, names):
+        self.group = g = ui.screen(device.layout, title)
+        lay = device.layout
         self.names = names
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, app.width // 2, lay.menu[3])
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, device.layout.w // 2, lay.menu[3])
 
     def tick(self, role):
         if role == "menu":

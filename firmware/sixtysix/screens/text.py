@@ -1,8 +1,14 @@
 """Screens of pages of text: statistics, the rules (and the Rules menu before them: the
 lesson or the pages), and the buttons page a board with few buttons shows the first time
-it starts. Hints name the board's own buttons (app.key)."""
+it starts. Hints name the board's own buttons (device.key)."""
 from sixtysix.core import ui
 from sixtysix.save.settings import STATS
+
+# What the lesson (the rules menu's Learn to play) needs, loaded one a frame before it
+# opens (App.before): its table, its words and its script, the lesson itself last.
+OPENS = {"lesson": ("shared_rules.deal", "sixtysix.table.driver", "sixtysix.table.view",
+                    "sixtysix.table.build", "sixtysix.screens.rulestext", "shared_rules.ai.hints",
+                    "sixtysix.screens.lessondeal", "sixtysix.screens.lesson")}
 
 
 class TextScreen:
@@ -10,12 +16,12 @@ class TextScreen:
     then (a step a frame, ui.Show) the pages made (`pages`: a function that makes them),
     laid out in lines, and the lines shown."""
 
-    def __init__(self, app, title, pages):
-        self.app = app
+    def __init__(self, device, title, pages):
+        self.device = device
         self.page = 0
-        self.group = ui.screen(app, title)
-        top = app.layout.body_y + 1
-        self.rows = (app.height - top - 14) // ui.LINE_H
+        self.group = ui.screen(device.layout, title)
+        top = device.layout.body_y + 1
+        self.rows = (device.layout.h - top - 14) // ui.LINE_H
         self.pages = pages
         self.labels = []
         self.steps = [self.make, self.lay_out, self.add_lines]
@@ -30,7 +36,7 @@ class TextScreen:
         laid before, kept a key pressed on its first page waiting 150 ms)."""
         self.flat = []
         self.laid = 0
-        self.app.warm.extend([self.lay_page] * (len(self.pages) - 1))
+        self.device.warm.extend([self.lay_page] * (len(self.pages) - 1))
         return [self.lay_page]
 
     def lay_page(self):
@@ -38,22 +44,22 @@ class TextScreen:
             return                  # (laid already for a key, or the screen was left)
         p = self.pages[self.laid]
         self.laid += 1
-        page = ui.wrap(p, (self.app.width - 12) // ui.CHAR_W)
+        page = ui.wrap(p, (self.device.layout.w - 12) // ui.CHAR_W)
         for i in range(0, len(page), self.rows):    # a long page spills onto the next screen
             self.flat.append(page[i:i + self.rows])
         if self.laid == len(self.pages) and self.labels:
             self.draw()             # the footer's count of pages is now known
 
     def add_lines(self):
-        app = self.app
+        device = self.device
         g = self.group
-        top = app.layout.body_y + 1
+        top = device.layout.body_y + 1
         self.labels = []
         for i in range(self.rows):
-            lab = ui.Label("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (app.width - 12) // ui.CHAR_W)
+            lab = ui.Label("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (device.layout.w - 12) // ui.CHAR_W)
             g.append(lab.view)
             self.labels.append(lab)
-        self.footer = ui.Label("", 6, app.height - 13, ui.SOFT, 1, 38)
+        self.footer = ui.Label("", 6, device.layout.h - 13, ui.SOFT, 1, 38)
         g.append(self.footer.view)
         self.draw()
         while self.busy():          # the first page arrives with its lines (ui.Show)
@@ -64,7 +70,7 @@ class TextScreen:
         laid yet counted one screen each)."""
         self.line = 0
         n = len(self.flat) + len(self.pages) - self.laid
-        k = self.app.key
+        k = self.device.key
         move = k["left"] + "/" + k["right"] if "left" in k else k["right"]
         hint = move + " pages, " + k["menu"] + ": back" if n > 1 else k["ok"] + ": back"
         self.footer.set(str(self.page + 1) + "/" + str(n) + "  " + hint)
@@ -102,32 +108,32 @@ class TextScreen:
         return None
 
 
-def Stats(app):
-    st = app.settings.stats
+def Stats(device):
+    st = device.settings.stats
     v = dict(zip(STATS, st))
     text = ("Matches played: " + str(v["matches"]) + "\nMatches won: " + str(v["matches_won"]) +
             "\nDeals played: " + str(v["deals"]) + "\nDeals won: " + str(v["deals_won"]))
     if v["deals"]:
         text += "\nShare of deals won: " + str(100 * v["deals_won"] // v["deals"]) + "%"
-    return TextScreen(app, "Statistics", lambda: [text])
+    return TextScreen(device, "Statistics", lambda: [text])
 
 
-def RulesMenu(app):
+def RulesMenu(device):
     """Title > Rules: learn to play (sixtysix.screens.lesson, a guided deal) or read the rules."""
     from sixtysix.screens.menu import Menu
-    return Menu(app, "Rules", ["Learn to play", "Read the rules", "Back"], ["lesson", "rulepages", "title"])
+    return Menu(device, "Rules", ["Learn to play", "Read the rules", "Back"], ["lesson", "rulepages", "title"])
 
 
-def RulesScreen(app):
+def RulesScreen(device):
     def pages():
         from sixtysix.screens import rulestext
-        return rulestext.pages(app.settings.get("rules"), app.key, app.board)
-    return TextScreen(app, "Rules", pages)
+        return rulestext.pages(device.settings.get("rules"), device.key, device.board)
+    return TextScreen(device, "Rules", pages)
 
 
-def KeysScreen(app):
+def KeysScreen(device):
     """The buttons page on its own: what a board with few buttons shows the first time."""
     def pages():
         from sixtysix.screens import rulestext
-        return [rulestext.buttons(app.key)]
-    return TextScreen(app, "Buttons", pages)
+        return [rulestext.buttons(device.key)]
+    return TextScreen(device, "Buttons", pages)

@@ -8,31 +8,35 @@ to show and `tick(role)`, which returns the name of the next screen ("title", "n
 """
 from sixtysix.core import ui
 
+# What the title needs beyond this module, loaded one a frame before it opens (App.before):
+# what it loads while it waits.
+OPENS = {"title": ("sixtysix.screens.loading",)}
+
 
 class Title:
     """The heading, then (a step a frame, ui.Show) the fan of cards and the menu; what
     the menu's choices need comes while it waits for a key (sixtysix.screens.loading)."""
 
-    def __init__(self, app):
-        self.app = app
-        self.group = ui.screen(app, "Sixty-Six")
+    def __init__(self, device):
+        self.device = device
+        self.group = ui.screen(device.layout, "Sixty-Six")
         self.steps = [self.add_fan, self.add_menu]
 
     def add_fan(self):
         """A small fan of cards: the ace and ten of trumps, the marriage."""
-        app = self.app
-        x0, y0, dx, dy = app.layout.fan
+        device = self.device
+        x0, y0, dx, dy = device.layout.fan
         for i, c in enumerate((18, 17, 16, 19)):
-            self.group.append(app.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
-        app.sheet.done()
+            self.group.append(device.sheet.tile(c, x0 + i * dx, y0 + (i % 2) * dy))
+        device.sheet.done()
 
     def add_menu(self):
-        app = self.app
+        device = self.device
         g = self.group
-        lay = app.layout
+        lay = device.layout
         # what the log says (a damaged match is found when continued: App.damaged)
-        self.can_continue = app.store.in_progress()
-        notice = app.notice
+        self.can_continue = device.store.in_progress()
+        notice = device.notice
         self.names = []
         items = []
         if self.can_continue:
@@ -49,8 +53,8 @@ class Title:
             nx, ny, chars = lay.notice
             for i, line in enumerate(ui.wrap(notice, chars)[:3]):
                 g.append(ui.Label(line, nx, ny + i * ui.LINE_H, ui.RED).view)
-        app.notice = ""
-        app.add_gauge(g, lay.title_battery)
+        device.notice = ""
+        device.add_gauge(g, lay.title_battery)
 
     def tick(self, role):
         i = self.menu.handle(role)

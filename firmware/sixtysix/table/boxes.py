@@ -136,7 +136,7 @@ def action_menu(game, items=None, item=None):
         elif a == DECLARE and game.match.counting == "classic":
             labels.append("Declare 66")
             acts.append(a)
-    if turn and game.app.settings.get("hints") == "on":
+    if turn and game.device.settings.get("hints") == "on":
         labels.append("Hint")
         acts.append("hint")
     labels.append("Main menu")
@@ -209,8 +209,8 @@ def deal_result(game):
         title = won(game, game.deal_side(winner), "deal")
     pts = gp[winner] if winner is not None else 0
     sides = len(gp)
-    if winner is not None and game.app.sound is not None:
-        game.app.sound.cue("won" if game.deal_side(winner) == HUMAN else "lost")
+    if winner is not None and game.device.sound is not None:
+        game.device.sound.cue("won" if game.deal_side(winner) == HUMAN else "lost")
     if reason == "closer-failed":
         why = game.who(d.closed) + " closed and failed"
     elif reason == "no-score" and game.team:

@@ -19,6 +19,7 @@ from shared_rules import cards
 from shared_rules.actions import CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
 from shared_rules.rules import TEAM_GAMES, marriage_points
+from sixtysix.save import format as saveformat
 
 HUMAN = 0           # the match's player index of the person against the computer
 # Seconds the computer may think. Hard's 1.45: the frame that shows "Thinking..." and the
@@ -75,12 +76,28 @@ def on_table(d):
     return out
 
 
-class Driver:
-    """One match and its players. `app` gives: log_action(), log_deal(), make_player(),
-    think_clock, sound (hushed while the computer thinks)."""
+def state_seed(match):
+    """A number that depends only on what a save keeps (not, e.g., on the action log,
+    which a restored deal rebuilds without its automatic draws)."""
+    d = match.deal
+    seat = d.to_act if d.to_act >= 0 else 0
+    won = 0
+    for w in d.won:
+        won |= w
+    if hasattr(d, "trick"):         # a team deal: the trick so far and the bid stand in
+        where = 31 * len(d.trick) + 131 * d.bid + d.trick_count
+    else:
+        where = 31 * d.talon_left + d.lead + 1
+    return (match.rng.state + 7919 * cards.count(won) + where + d.hands[seat] % 65521) & 0x3FFFFFFF
 
-    def __init__(self, app, match, level, seats=None, session=None):
-        self.app = app
+
+class Driver:
+    """One match and its players on a device (sixtysix.core.device): its store (the
+    save), settings (the statistics), think_clock and sound (hushed while the computer
+    thinks)."""
+
+    def __init__(self, device, match, level, seats=None, session=None):
+        self.device = device
         self.seats = seats         # pass-and-play's sixtysix.table.seats.Seats (PassPlay)
         self.session = session     # link play's sixtysix.link.match session (Linked)
         self.match = match
@@ -213,15 +230,20 @@ class Driver:
             self.act(greedy(d), seat)
 
     def adviser(self):
-        """The computer player that moves and gives hints here (None: no AI)."""
-        return self.app.make_player(self.level)
+        """The computer player that moves and gives hints here (None: no AI), seeded from
+        the match state, so a resumed match continues exactly as it would have."""
+        try:
+            from shared_rules import ai
+        except ImportError:
+            return None
+        return ai.make_player(self.level, seed=state_seed(self.match))
 
     def decide(self, seat):
         """The computer's choice for `seat`, or None (no AI, out of memory, or a pass)."""
         d = self.match.deal
-        app = self.app
-        if app.sound is not None:
-            app.sound.hush()        # the loop stops while it thinks: no note may hang on
+        dev = self.device
+        if dev.sound is not None:
+            dev.sound.hush()        # the loop stops while it thinks: no note may hang on
         action = None
         try:
             # a fresh player per decision, seeded from the state: a resumed match
@@ -229,9 +251,9 @@ class Driver:
             player = self.adviser()
             if player is not None:
                 deadline = None
-                if app.think_clock is not None:
-                    deadline = app.think_clock() + THINK.get(self.level, 1.0)
-                action = player.choose(d.view(seat), clock=app.think_clock, deadline=deadline)
+                if dev.think_clock is not None:
+                    deadline = dev.think_clock() + THINK.get(self.level, 1.0)
+                action = player.choose(d.view(seat), clock=dev.think_clock, deadline=deadline)
             player = None
         except MemoryError:
             player = None
@@ -248,8 +270,24 @@ class Driver:
         self.show(deal_in=True)
 
     def log_deal(self):
-        self.app.log_deal(self.match, self.level, 1)
+        """Save a deal that has just been dealt (its header: no cards; who is a person:
+        sixtysix.table.seats)."""
+        from sixtysix.save import savegame
+        savegame.log_deal(self.device.store, self.match, self.level,
+                          1 if self.seats is None else self.seats.to_byte())
 
     def log_action(self, action, seat, implied):
-        """Save an action just applied and count the deal it ends (App.log_action)."""
-        self.app.log_action(self, action, seat, implied)
+        """Save an action just applied (`implied`: it was the seat to act's). The action
+        that ends a deal also carries the deal's statistics, so both land together."""
+        m = self.match
+        st = self.device.settings
+        flags = 0
+        if m.deal.ended:
+            flags = saveformat.COUNTED | (saveformat.WON if self.deal_won() else 0)
+            if m.over:
+                flags |= saveformat.OVER | (saveformat.MATCH_WON if self.mine(m.winner) else 0)
+            st.count_flags(flags)
+        elif m.over:
+            flags = saveformat.OVER
+        self.device.store.action(-1 if implied and not flags else seat, action, flags,
+                                 st.to_bytes() if flags else None)

@@ -37,9 +37,6 @@ class PassPlay(Game):
             return self.my_turn(role)
         return None
 
-    def log_deal(self):
-        self.app.log_deal(self.match, self.level, self.seats.to_byte())
-
     def pass_to(self, player):
         """Hide the hand and show the pass box; the next person takes the device."""
         if not self.passing:

@@ -69,7 +69,7 @@ def bid_prompt(game):
     i = game.bid_choice % len(acts)
     b = acts[i] - BID
     say = "pass" if acts[i] == PASS else str(b) + (" moon" if b == 5 else " (" + str(33 * b) + ")")
-    k = game.app.key
+    k = game.device.key
     game.table.message("Bid: < " + say + " >  " + k["ok"] + ": say, " + k["menu"] + ": hint")
 
 

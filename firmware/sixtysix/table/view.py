@@ -29,17 +29,17 @@ PLACES = {2: (0, 2), 3: (0, 1, 3), 4: (0, 1, 2, 3)}    # bottom, left, top, righ
 
 
 class Game(driver.Driver):
-    """One match on screen. `app` gives (besides the driver's): sheet, layout, settings,
-    key, add_gauge()."""
+    """One match on screen. The device gives (besides the driver's): sheet, layout,
+    settings, key, add_gauge()."""
 
     passing = False                # a pass box is due or showing: no hand shown
     # What a pixel costs to redraw while the table is taken off (App.go: ui.Clear): the
     # rectangle its first layers leave spans cards and text still to go
     UNDER = ui.TILE_US + ui.SHAPE_US
 
-    def __init__(self, app, match, level, fresh_deal=True, seats=None, session=None):
-        driver.Driver.__init__(self, app, match, level, seats, session)
-        self.table = t = Table(app.sheet, app.layout, cards.pack(match.rules.ranks),
+    def __init__(self, device, match, level, fresh_deal=True, seats=None, session=None):
+        driver.Driver.__init__(self, device, match, level, seats, session)
+        self.table = t = Table(device.sheet, device.layout, cards.pack(match.rules.ranks),
                                self.n, self.team)
         self.group = t.group
         self.lay = self.table.lay
@@ -64,7 +64,7 @@ class Game(driver.Driver):
         """The screen's last step: the building code leaves the heap; the battery, the
         deal (dealt or laid out)."""
         sixtysix.forget("sixtysix.table", "build", "parts")
-        self.app.add_gauge(self.group, self.lay.battery)
+        self.device.add_gauge(self.group, self.lay.battery)
         self.show(self.fresh_deal, False)     # (the texts were filled as they were made)
 
     # ---- seen from the viewer's seat ---------------------------------------------------
@@ -336,7 +336,7 @@ class Game(driver.Driver):
         and the move (Driver.computer) come in the next: no frame both redraws the
         message and applies the move (the thought is not a frame's work: keys wait
         through it)."""
-        if self.app.warm:
+        if self.device.warm:
             return          # App.idle does what it was given to do first (App.warm)
         if (self.level == "hard" or not self.team) and not self.watching() and not self.thinking:
             self.thinking = True
@@ -373,8 +373,8 @@ class Game(driver.Driver):
         elif d.ended and d.result[2] == "wrong-declaration":
             msg = self.who(1 - d.result[0]) + ": wrong call!"
         self.table.message(msg or "")
-        if self.app.sound is not None:
-            self.app.sound.acted(action, took and self.deal_side(d.last_trick[-1]) == driver.HUMAN)
+        if self.device.sound is not None:
+            self.device.sound.acted(action, took and self.deal_side(d.last_trick[-1]) == driver.HUMAN)
         frames = self.lay.frames[0]
         if self.watching():
             frames //= 2
