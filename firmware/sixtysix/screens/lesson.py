@@ -5,8 +5,8 @@ box says what matters now: the rules in the rules screen's words (sixtysix.scree
 and the person's move in the hint's (shared_rules.ai.hints), with the key that makes it.
 A move off the script is not played: a box says the rule (the engine's own words when
 the move is not allowed) and the person tries again, nothing lost. Nothing is saved or
-counted: a saved match stays as it was. Loaded only for the lesson (sixtysix.screens.text.OPENS), and
-forgotten with its words when the lesson is left.
+counted: a saved match stays as it was. Loaded only for the lesson (the rules menu's
+sixtysix.screens.text.OPENS), and forgotten with its words when the lesson is left.
 """
 import gc
 import sixtysix
