@@ -79,8 +79,7 @@ def play_in_vm(packages, game, presses=200, whole=False, people=0):
             'assets="/lib/assets", seed=7)\n'
             'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
             'D = [False]\nM = [None]\nR.append(0)' % GAMES.index(game)]
-    start = OK if people == 0 else ("from sixtysix.screens.loading import new_match\n"
-                                          "app.start(new_match(app.device), 'hard', True, %d)" % people)
+    start = OK if people == 0 else "from sixtysix.screens.loading import new_game\nnew_game(app, %d)" % people
     steps = [DEVICE] + boot + WARM_UP + [WATCH_HARD, start, STEP, STEP, MARK_MAX]
     for i in range(presses):
         frame = [(OK + "\n") * (i % 8 == 0) + STEP, MARK_MAX]        # the mark after a collection

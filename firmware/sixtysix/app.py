@@ -214,10 +214,8 @@ class App:
         if name == "continue" and self.store.header(saveformat.LINKED) is not None:
             name = "linked"
         if name == "new":
-            if self.session is not None and self.session.in_match():
-                self.session.leave()    # this match replaces the linked one: the other device is told
-            from sixtysix.screens.loading import new_match
-            self.start(new_match(self.device), self.settings.get("level"), True)
+            from sixtysix.screens.loading import new_game
+            new_game(self, 1)
         elif name == "continue":
             from sixtysix.save import savegame
             got = savegame.load(self.store)
@@ -476,9 +474,11 @@ class App:
         m = sys.modules.get(menu)
         if m is None:
             return menu
-        for need in getattr(m, "OPENS", {}).get(name, ()):
-            if need not in sys.modules:
-                return need
+        opens = getattr(m, "OPENS", None)       # (no dict made a frame while a screen changes)
+        if opens is not None:
+            for need in opens.get(name, ()):
+                if need not in sys.modules:
+                    return need
         return None
 
     def run(self, sleep):

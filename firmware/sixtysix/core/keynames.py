@@ -1,10 +1,10 @@
-"""What to press for each role, as the on-screen hints say it (the device's key): read once at
-power-on from the board profile, then dropped (sixtysix.forget)."""
+"""What to press for each role, as the on-screen hints say it (the device's key): read
+once at power-on from the board profile, then dropped (sixtysix.forget)."""
 
 
 def key_names(keys, labels):
-    """{role: what to press for it} for the hints (the device's key), from the RoleKeys `keys` and
-    the profile's LABELS: the first key's printed label ("X"); for a role only a hold
+    """{role: what to press for it} for the hints (the device's key), from the RoleKeys
+    `keys` and the profile's LABELS: the first key's printed label ("X"); for a role only a hold
     gives, "hold" (any key) or "hold L". No labels (tests): "OK", "MENU", ..."""
     out = {}
     for n, role in enumerate(keys.roles):

@@ -37,7 +37,7 @@ class LinkScreen:
         self.s = s = session
         if s is not None and s.phase == lm.PLAYING and s.match.over:
             s.leave()               # a finished match: this screen starts the next
-        chars = (device.layout.w - 12) // ui.CHAR_W
+        chars = (lay.w - 12) // ui.CHAR_W
         y = lay.body_y
         self.texts = []
         for i in range(LINES + DETAILS):

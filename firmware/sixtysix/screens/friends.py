@@ -22,11 +22,8 @@ def open(app, name):
     if load(app, name):
         return
     if name == "passgame":
-        if app.session is not None and app.session.in_match():
-            app.session.leave()     # this match replaces the linked one: the other device is told
-        from sixtysix.screens.loading import new_match
-        dev = app.device
-        app.start(new_match(dev), dev.settings.get("level"), True, dev.people)
+        from sixtysix.screens.loading import new_game
+        new_game(app, app.device.people)
     elif name in ("linkgame", "linked"):
         from sixtysix.link.session import start_linked
         start_linked(app, name == "linkgame")
@@ -200,9 +197,9 @@ class PassSetup:
         self.names = COMPASS[n]
         self.people = [True, True, False, False][:n] if n < 4 else [True, False, True, False]
         items = [self.line(p) for p in range(n)] + ["Start", "Back"]
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y, device.layout.w - 12, lay.settings_row,
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, lay.w - 12, lay.settings_row,
                                   longest=[15] * len(items))
-        chars = (device.layout.w - 12) // ui.CHAR_W
+        chars = (lay.w - 12) // ui.CHAR_W
         self.hint = ui.Label("", 6, lay.body_y + len(items) * lay.settings_row + 4, ui.SOFT, 1, chars)
         g.append(self.hint.view)
         self.say("Rules: " + device.settings.get("rules") + " (Settings)")

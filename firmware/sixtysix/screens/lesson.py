@@ -8,7 +8,6 @@ the move is not allowed) and the person tries again, nothing lost. Nothing is sa
 counted: a saved match stays as it was. Loaded only for the lesson (the rules menu's
 sixtysix.screens.text.OPENS), and forgotten with its words when the lesson is left.
 """
-import gc
 import sixtysix
 from shared_rules.actions import MARRY, EXCHANGE, CLOSE, DECLARE, DRAW
 from shared_rules.errors import IllegalMove
@@ -34,7 +33,6 @@ class Lesson(Game):
         for n in [n for n in sys.modules if n.startswith("shared_rules.ai.")
                   and n not in ("shared_rules.ai.greedy", "shared_rules.ai.hints")]:
             sixtysix.forget(n)
-        gc.collect()                # (App.clear collected before they went)
         from shared_rules.match import Match
         from shared_rules.record import deal_from_record, parse_entry
         from shared_rules.rules import Rules

@@ -79,10 +79,17 @@ def leave(game, level, linked, people):
     return need
 
 
+def new_game(app, people):
+    """A new match's table (New match: `people` 1; pass-and-play's Start: the persons'
+    bits), replacing a linked match in progress (the other device is told). Made here,
+    not in the app or where it plays, so that none of it stays while it does."""
+    if app.session is not None and app.session.in_match():
+        app.session.leave()
+    app.start(new_match(app.device), app.settings.get("level"), True, people)
+
+
 def new_match(device):
-    """A new match of the rules, counting and seed the device has (New match, and
-    pass-and-play's Start): made here, not where it plays, so that none of it stays
-    while it does."""
+    """A new match of the rules, counting and seed the device has."""
     s = device.settings
     rules = s.rules()
     seed = device.seed

@@ -15,7 +15,7 @@ class Menu:
         self.group = g = ui.screen(device.layout, title)
         lay = device.layout
         self.names = names
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, device.layout.w // 2, lay.menu[3])
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y + 4, lay.w // 2, lay.menu[3])
 
     def tick(self, role):
         if role == "menu":

@@ -27,11 +27,11 @@ class SettingsScreen:
         items = [self.line(i) for i in self.shown]
         longest = [len(CHOICES[i][1]) + 2 + max(len(v) for v in CHOICES[i][2]) for i in self.shown]
         hx, hy = lay.settings_hint
-        bottom = hy if hy > lay.body_y else device.layout.h
+        bottom = hy if hy > lay.body_y else lay.h
         if lay.body_y + (len(items) + 1) * lay.settings_row <= bottom:
             items.append("Back")            # where it fits (the menu key goes back anyway)
             longest.append(4)
-        self.menu = ui.ListWidget(g, items, 6, lay.body_y, device.layout.w - 12, lay.settings_row,
+        self.menu = ui.ListWidget(g, items, 6, lay.body_y, lay.w - 12, lay.settings_row,
                                   longest=longest)
         k = device.key
         g.append(ui.Label(k["ok"] + ": change, " + k["menu"] + ": back", hx, hy, ui.SOFT).view)

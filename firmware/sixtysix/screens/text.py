@@ -20,8 +20,9 @@ class TextScreen:
         self.device = device
         self.page = 0
         self.group = ui.screen(device.layout, title)
-        top = device.layout.body_y + 1
-        self.rows = (device.layout.h - top - 14) // ui.LINE_H
+        lay = device.layout
+        top = lay.body_y + 1
+        self.rows = (lay.h - top - 14) // ui.LINE_H
         self.pages = pages
         self.labels = []
         self.steps = [self.make, self.lay_out, self.add_lines]
@@ -51,15 +52,15 @@ class TextScreen:
             self.draw()             # the footer's count of pages is now known
 
     def add_lines(self):
-        device = self.device
+        lay = self.device.layout
         g = self.group
-        top = device.layout.body_y + 1
+        top = lay.body_y + 1
         self.labels = []
         for i in range(self.rows):
-            lab = ui.Label("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (device.layout.w - 12) // ui.CHAR_W)
+            lab = ui.Label("", 6, top + i * ui.LINE_H, ui.WHITE, 1, (lay.w - 12) // ui.CHAR_W)
             g.append(lab.view)
             self.labels.append(lab)
-        self.footer = ui.Label("", 6, device.layout.h - 13, ui.SOFT, 1, 38)
+        self.footer = ui.Label("", 6, lay.h - 13, ui.SOFT, 1, 38)
         g.append(self.footer.view)
         self.draw()
         while self.busy():          # the first page arrives with its lines (ui.Show)
