@@ -1,4 +1,5 @@
-"""Set up the host environment from scratch: the .venv and the MicroPython VM (npm).
+"""Set up the host environment from scratch: the .venv, the MicroPython VM and the RP2040
+emulator (npm).
 
 Used by `tools.test` and `tools.play`; standard library only, so it runs on a fresh
 Python 3.11. Each step is skipped when its inputs have not changed since the last run.
@@ -13,6 +14,7 @@ VENV = os.path.join(ROOT, ".venv")
 VENV_PYTHON = os.path.join(VENV, "Scripts" if os.name == "nt" else "bin", "python")
 REQUIREMENTS = os.path.join(ROOT, "requirements-dev.txt")
 VM_DIR = os.path.join(ROOT, "host_tests", "vm")
+EMU_DIR = os.path.join(ROOT, "tools", "emu")
 
 
 def _digest(path):
@@ -48,21 +50,31 @@ def venv():
     return VENV_PYTHON
 
 
-def micropython_vm():
-    """Install the MicroPython VM (npm) from the committed lock file when it changed."""
-    lock = os.path.join(VM_DIR, "package-lock.json")
-    stamp = os.path.join(VM_DIR, "node_modules", ".lock.sha256")
+def npm_folder(folder, what):
+    """Install a folder's npm packages from its committed lock file when it changed."""
+    lock = os.path.join(folder, "package-lock.json")
+    stamp = os.path.join(folder, "node_modules", ".lock.sha256")
     digest = _digest(lock)
     if not _fresh(stamp, digest):
         npm = "npm.cmd" if os.name == "nt" else "npm"
-        _run([npm, "ci", "--prefix", VM_DIR, "--no-audit", "--no-fund"], "installing the MicroPython VM (npm)")
+        _run([npm, "ci", "--prefix", folder, "--no-audit", "--no-fund"], "installing " + what + " (npm)")
         with open(stamp, "w") as f:
             f.write(digest)
+
+
+def micropython_vm():
+    npm_folder(VM_DIR, "the MicroPython VM")
+
+
+def emulator():
+    """rp2040js for tools.emu (the real firmware in an RP2040 emulator)."""
+    npm_folder(EMU_DIR, "the RP2040 emulator")
 
 
 def all_():
     python = venv()
     micropython_vm()
+    emulator()
     return python
 
 

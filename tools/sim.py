@@ -373,6 +373,30 @@ def seeded_entropy(seed):
     return lambda n: bytes(rng.getrandbits(8) for _ in range(n))
 
 
+def read_script(lines, buttons, board):
+    """The commands of a keys file as (line number, command, args) for a board (its name)
+    whose buttons give the roles `buttons`; SystemExit naming the line when one cannot be
+    run there. The simulator and the emulator (tools.emu) read the same files."""
+    out = []
+    for n, raw in enumerate(lines, 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        cmd, args = words[0], words[1:]
+        numbers = args[1:] if cmd == "hold" else ([] if cmd == "shot" else args)
+        if not (cmd in PRESSES and len(args) <= 1 or SCRIPT_ARGS.get(cmd) == len(args)) \
+                or not all(a.isascii() and a.isdigit() for a in numbers):
+            raise SystemExit("keys file line %d: cannot read %r" % (n, raw))
+        button = args[0] if cmd == "hold" else cmd
+        if (cmd == "hold" or cmd in PRESSES) and button not in buttons:
+            raise SystemExit("keys file line %d: the %s has no %r button (it has %s)"
+                             % (n, board, button, ", ".join(sorted(buttons))))
+        if cmd == "shot" and (os.path.basename(args[0]) != args[0] or "\\" in args[0] or args[0] in (".", "..")):
+            raise SystemExit("keys file line %d: a shot is named by a plain file name, not %r" % (n, args[0]))
+        out.append((n, cmd, args))
+    return out
+
+
 class Sim:
     """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware.
     `link`: the link cable's port (tools.linkport, or a test's wire end), or None;
@@ -536,26 +560,7 @@ class Sim:
     # ---- scripts ------------------------------------------------------------------
 
     def read_script(self, lines):
-        """The commands of a keys file as (line number, command, args); SystemExit naming
-        the line when one cannot be run on this board."""
-        out = []
-        for n, raw in enumerate(lines, 1):
-            words = raw.split("#", 1)[0].split()
-            if not words:
-                continue
-            cmd, args = words[0], words[1:]
-            numbers = args[1:] if cmd == "hold" else ([] if cmd == "shot" else args)
-            if not (cmd in PRESSES and len(args) <= 1 or SCRIPT_ARGS.get(cmd) == len(args)) \
-                    or not all(a.isascii() and a.isdigit() for a in numbers):
-                raise SystemExit("keys file line %d: cannot read %r" % (n, raw))
-            button = args[0] if cmd == "hold" else cmd
-            if (cmd == "hold" or cmd in PRESSES) and button not in self.buttons():
-                raise SystemExit("keys file line %d: the %s has no %r button (it has %s)"
-                                 % (n, self.profile.NAME, button, ", ".join(sorted(self.buttons()))))
-            if cmd == "shot" and (os.path.basename(args[0]) != args[0] or "\\" in args[0] or args[0] in (".", "..")):
-                raise SystemExit("keys file line %d: a shot is named by a plain file name, not %r" % (n, args[0]))
-            out.append((n, cmd, args))
-        return out
+        return read_script(lines, self.buttons(), self.profile.NAME)
 
     def run_script(self, lines, shots=None):
         for n, cmd, args in self.read_script(lines):
