@@ -101,3 +101,48 @@ def test_the_device_lights_the_screen_as_the_settings_say(sim):
     assert dev.lit == DIMMED and sim.display.brightness <= 0.1
     dev.light()
     assert dev.lit == LIT and sim.display.brightness == pytest.approx(dev.settings.brightness())
+
+
+def test_the_app_holds_only_its_own_the_device_the_rest(sim):
+    """One owner for each thing: the settings, the store, the sound, the board, the
+    display and link play's session, port and randomness are the device's; the App keeps
+    the loop, the screen and its changes, the power (no second name for any of them)."""
+    app, dev = sim.app, sim.app.device
+    for name in ("store", "settings", "sound", "board", "display", "session", "sync", "port", "link_port",
+                 "entropy", "named", "width", "height"):
+        assert not hasattr(app, name), name
+        assert hasattr(dev, name) or name in ("width", "height"), name
+    assert dev.layout.w == sim.display.width and dev.store.nvm is sim.nvm
+
+
+def test_the_apps_own_work_takes_the_device_and_says_what_to_do(sim):
+    """screens.friends.open, screens.loading.begin and link.session.start_linked are given
+    the device (and what they use by name), never the app: they answer with what the app
+    is to do (load on, make this screen, start this match, the title)."""
+    import displayio
+    from sixtysix.screens import friends, loading
+    from sixtysix.link import session
+    dev = device_of(sim)
+    root = displayio.Group()
+    assert friends.open(dev, "friend", root, False) is friends.Friend
+    got, frames = True, 0
+    while got is True:                  # pass-and-play's set-up: its modules, one a frame
+        got = friends.open(dev, "pass", root, frames == 0)
+        frames += 1
+    assert got is friends.PassSetup and len(root) == 0      # (its loading dots gone)
+    dev.people = 0b11
+    match, level, fresh, people = friends.open(dev, "passgame", root, False)
+    assert match.players() == 2 and (level, fresh, people) == (dev.settings.get("level"), True, 0b11)
+    assert session.start_linked(dev, True) is None          # no link port: no match, the title
+    assert dev.session is None and dev.notice == "This device has no link cable port"
+    dev.notice = ""
+    loading.begin(dev)                  # the title's steps: on the device's warm
+    assert dev.warm
+    said = []
+    for _ in range(200):
+        if not dev.warm:
+            break
+        w = dev.warm.pop(0)
+        said.append(w() if callable(w) else __import__(w))
+    assert not dev.warm and said[-1] is None                # no damaged match: the title stays
+    assert all(n in __import__("sys").modules for n in loading.needs(dev.settings.rules().game))

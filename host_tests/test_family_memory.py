@@ -77,9 +77,9 @@ def play_in_vm(packages, game, presses=200, whole=False, people=0):
     boot = ['from sixtysix.app import App', 'import sixtysix.screens.title',
             'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
             'assets="/lib/assets", seed=7)\n'
-            'app.settings.index[0] = %d\napp.settings.index[1] = 2\napp.settings.index[3] = 1\n'
+            'app.device.settings.index[0] = %d\napp.device.settings.index[1] = 2\napp.device.settings.index[3] = 1\n'
             'D = [False]\nM = [None]\nR.append(0)' % GAMES.index(game)]
-    start = OK if people == 0 else "from sixtysix.screens.loading import new_game\nnew_game(app, %d)" % people
+    start = OK if people == 0 else "from sixtysix.screens.loading import new_game\napp.start(*new_game(app.device, %d))" % people
     steps = [DEVICE] + boot + WARM_UP + [WATCH_HARD, start, STEP, STEP, MARK_MAX]
     for i in range(presses):
         frame = [(OK + "\n") * (i % 8 == 0) + STEP, MARK_MAX]        # the mark after a collection

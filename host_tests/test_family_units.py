@@ -93,7 +93,7 @@ def test_score_panel_columns(game, head):
     sim = Sim("pico_display_pack", seed=2)
     sim.boot()
     sim.settle()
-    sim.app.settings.index[0] = CHOICES[0][2].index(game)
+    sim.app.device.settings.index[0] = CHOICES[0][2].index(game)
     sim.press("ok")
     g = sim.app.screen
     lines = [lab.text for lab in g.table.panel]
@@ -110,7 +110,7 @@ def test_score_panel_columns(game, head):
 def to_read_the_rules(sim, game):
     """From the title, with `game` chosen (as Settings would): Rules, its menu's "Read
     the rules" line chosen (not yet opened)."""
-    sim.app.settings.index[0] = CHOICES[0][2].index(game)
+    sim.app.device.settings.index[0] = CHOICES[0][2].index(game)
     names = sim.app.screen.names
     for _ in range(names.index("rules")):
         sim.press("right")

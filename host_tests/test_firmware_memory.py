@@ -167,7 +167,7 @@ R = []
 BOOT = ['from sixtysix.app import App', 'import sixtysix.screens.title',
         'app = App(Disp(), q, ("ok", "menu", "left", "right"), bytearray(4096), clock, '
         'assets="/lib/assets", seed=7)\n'
-        'app.settings.index[1] = 2   # the computer plays Hard']
+        'app.device.settings.index[1] = 2   # the computer plays Hard']
 # What a match compiles (as above, one a step): the table, the engine, the AI.
 MATCH_IMPORTS = ["import sixtysix.table.driver", "import sixtysix.table.view", "import sixtysix.save.savegame", "import shared_rules.match",
                  "import shared_rules.ai", "import shared_rules.ai.greedy", "import shared_rules.ai.normal",
@@ -205,7 +205,7 @@ ENGINE = ["shared_rules.cards", "shared_rules.actions", "shared_rules.errors",
           "shared_rules.record", "shared_rules.match"]
 AI = ["shared_rules.ai", "shared_rules.ai.greedy", "shared_rules.ai.normal", "shared_rules.ai.solver",
       "shared_rules.ai.playouts", "shared_rules.ai.search", "shared_rules.ai.hard"]
-SPEAKER = ["sixtysix.core.sound"]        # only on a board with a speaker (app.sound)
+SPEAKER = ["sixtysix.core.sound"]        # only on a board with a speaker (app.device.sound)
 # A speaker in the VM: what profiles/_sound.Buzzer offers (the board's PWMOut is a C object)
 SOUND = """
 class Speaker:

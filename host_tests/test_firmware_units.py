@@ -420,10 +420,10 @@ def test_code_py_wires_the_board_seams(monkeypatch):
     app = ran["app"]
     assert chosen["name"] == "waveshare_lcd_1in3" and ran["assets"] == "/assets"
     assert app.keys.source is keys_obj.events and app.keys.roles == sim.roles
-    assert app.device.think_clock is not None and app.width == 240 and app.height == 240
+    assert app.device.think_clock is not None and app.device.layout.w == 240 and app.device.layout.h == 240
     assert app.power is power and ran["sleep"] is time.sleep
-    assert app.sound.out is speaker and app.device.key["ok"] == "A"       # the speaker, the keys' names
-    assert app.link_port is link and app.entropy(4) != app.entropy(4)     # os.urandom
+    assert app.device.sound.out is speaker and app.device.key["ok"] == "A"       # the speaker, the keys' names
+    assert app.device.link_port is link and app.device.entropy(4) != app.device.entropy(4)     # os.urandom
     assert type(app.screen).__name__ == "Title"
     # the first picture is the splash, drawn before the app exists; no status line; then
     # the app refreshes the display itself, once a frame

@@ -165,17 +165,11 @@ def test_no_module_imports_the_app():
     assert sorted(a for a in edges if "sixtysix.app" in edges[a]) == ["code", "tools.sim"]
 
 
-# The app's own work kept out of its module (docs/ARCHITECTURE.md): given the App
-APP_WORK = {"sixtysix.screens.friends": "open load ahead drop_set_up missing",
-            "sixtysix.screens.loading": "new_game begin plan load check",
-            "sixtysix.link.session": "match_rules level link_session start_linked drop"}
-
-
 def test_no_screen_is_given_the_app():
-    """A screen and the table keep the Device they are made with (sixtysix.core.device),
-    never the App: no module below the app keeps one (`self.app`, `x.app`), and only the
-    app's own work (APP_WORK) takes one as an argument."""
-    import ast
+    """A screen, the table and the app's own work kept out of its module
+    (screens.friends.open, screens.loading.begin, link.session.start_linked, ...) keep
+    the Device they are given (sixtysix.core.device), never the App: no module below the
+    app keeps one (`self.app`, `x.app`) or takes one as an argument (`app`)."""
     kept, given = [], []
     for name, path in modules().items():
         if not name.startswith("sixtysix.") or layer_of(name) >= layer_of("sixtysix.app"):
@@ -184,10 +178,60 @@ def test_no_screen_is_given_the_app():
             if isinstance(node, ast.Attribute) and node.attr == "app":
                 kept.append((name, node.lineno))
             if isinstance(node, (ast.FunctionDef, ast.Lambda)) and \
-                    any(a.arg == "app" for a in node.args.args) and \
-                    getattr(node, "name", "") not in APP_WORK.get(name, "").split():
+                    any(a.arg == "app" for a in node.args.args + node.args.kwonlyargs):
                 given.append((name, getattr(node, "name", "lambda")))
     assert kept == [] and given == []
+
+
+def app_class():
+    """The App's class in sixtysix/app.py (ast)."""
+    tree = ast.parse(modules()["sixtysix.app"].read_text(encoding="utf-8"))
+    return [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "App"][0]
+
+
+def test_the_app_enters_no_room_below_it():
+    """The App hands nothing of itself to the modules below it: no call in sixtysix/app.py
+    is given the App (`self`), one of its methods (`self.start`) or a function that
+    closes over it (`lambda: drop(self)`); it gives the Device and what is used by name,
+    and acts on what it is answered. Together with test_no_screen_is_given_the_app: no
+    module of screens/, link/ or table/ can reach into the App's attributes."""
+    cls = app_class()
+    methods = {f.name for f in cls.body if isinstance(f, ast.FunctionDef)}
+
+    def of_app(arg):
+        if isinstance(arg, ast.Starred):
+            arg = arg.value
+        if isinstance(arg, ast.Name) and arg.id == "self":
+            return True
+        if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self":
+            return arg.attr in methods
+        if isinstance(arg, ast.Lambda):
+            return any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(arg.body))
+        return False
+
+    handed = []
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Call):
+            f = node.func
+            own = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"
+            if not own:         # (the App calling its own methods with itself is no door)
+                handed += [(node.lineno, ast.unparse(a)) for a in node.args + [k.value for k in node.keywords]
+                           if of_app(a)]
+    assert handed == []
+
+
+def test_the_app_keeps_no_second_name_for_what_the_device_owns():
+    """Each thing has one owner: what the Device holds (the settings, the store, the
+    sound, the board, the display, link play's session and port, ...) the App does not
+    keep too: no `self.<name>` in sixtysix/app.py names an attribute of the Device."""
+    known = modules()
+    tree = ast.parse(known["sixtysix.core.device"].read_text(encoding="utf-8"))
+    device = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+              and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)}
+    assert {"settings", "store", "sound", "session", "board"} <= device
+    kept = {n.attr for n in ast.walk(app_class()) if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)}
+    assert "device" in kept and sorted(kept & device) == []
 
 
 def firmware_packages(known):

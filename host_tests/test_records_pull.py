@@ -430,7 +430,7 @@ def test_a_linked_match_comes_out_as_records_on_both_devices(rules):
                 sim = pair.devices[k]
                 sim.press("ok")                 # New match (the title's first line now)
                 assert type(sim.app.screen).__name__ == "Game"
-                sim.app.store.rewrite()
+                sim.app.device.store.rewrite()
                 st = store.Store(nvm)
                 assert [archive.summary(r)[1:] for r in archive.archived(nvm.data, st.archive_at, st.log_at)
                         if archive.linked(r)][-1] == (True, True)

@@ -365,7 +365,7 @@ def test_old_saves_are_read_once_and_kept_as_a_log(name):
     app = sim.app
     assert nvm.erases == 1 and nvm[0:2] == b"6L"      # rewritten as a log, once
     if case["settings"] is not None:
-        assert app.settings.index[:6] == case["settings"] and app.settings.stats == case["stats"]
+        assert app.device.settings.index[:6] == case["settings"] and app.device.settings.stats == case["stats"]
     if case["match"] == "old":
         assert app.screen.notice_text == "Save from an older version: ignored"
         return
@@ -376,10 +376,10 @@ def test_old_saves_are_read_once_and_kept_as_a_log(name):
     old = match_from_dict(case["match"])
     if old.deal.ended:
         old.next_deal()                 # a finished deal goes on with the next one
-    got, level, _ = savegame.load(app.store)
+    got, level, _ = savegame.load(app.device.store)
     assert got.to_dict() == old.to_dict() and level == case["level"]
     assert app.screen.names[0] == "continue"
     sim.power_cut()
     sim.boot()                          # read again: a log now, nothing to convert
-    assert sim.app.store.legacy is None and nvm.erases == 1
-    assert savegame.load(sim.app.store)[0].to_dict() == old.to_dict()
+    assert sim.app.device.store.legacy is None and nvm.erases == 1
+    assert savegame.load(sim.app.device.store)[0].to_dict() == old.to_dict()

@@ -133,7 +133,7 @@ def test_the_save_logs_rewrite_has_a_frame_of_its_own():
     sim.settle()
     sim.press("ok")                             # New match
     driver = Driver(sim, first_legal)
-    st = sim.app.store
+    st = sim.app.device.store
     while st.area - st.end >= store.ROOM:
         st.sleep_on(0)                          # real records, two bytes each: the log fills
     erases = sim.nvm.erases
@@ -359,7 +359,7 @@ def test_a_box_menus_frames_draw_within_their_budget(profile):
     sim = screenbench.Recorder(profile, 3)
     sim.boot()
     from sixtysix.save.settings import CHOICES
-    sim.app.settings.index[[c[0] for c in CHOICES].index("rules")] = CHOICES[0][2].index("schnapsen")
+    sim.app.device.settings.index[[c[0] for c in CHOICES].index("rules")] = CHOICES[0][2].index("schnapsen")
     sim.step()
     sim.settle()
     sim.press("ok")                                 # New match

@@ -45,9 +45,9 @@ def start(game, seed, profile="pico_display_pack", cls=Sim, settle=True, level="
     sim.press("right")
     sim.press("ok")                         # Match to: rule set -> 5
     sim.press("menu")                       # back to the title (saves the settings)
-    assert sim.app.settings.get("rules") == game
-    assert sim.app.settings.get("level") == level
-    assert sim.app.settings.target_override() == 5
+    assert sim.app.device.settings.get("rules") == game
+    assert sim.app.device.settings.get("level") == level
+    assert sim.app.device.settings.target_override() == 5
     sim.press("ok", settle=settle)          # New match
     return sim
 
@@ -99,7 +99,7 @@ def test_whole_family_match_through_the_buttons(game):
     assert max(seen["score"]) >= 5
     assert seen["bid"] == game.startswith("american")
     assert seen["cards"] >= (players - 1 if team else 1)      # all before the human's card
-    stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.settings.stats))
+    stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.device.settings.stats))
     assert stats["matches"] == 1 and stats["deals"] == seen["result"]
 
 

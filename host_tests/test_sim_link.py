@@ -39,7 +39,7 @@ class Cable(LinkedPair):
         return type(self.devices[k].app.screen).__name__
 
     def session(self, k):
-        return self.devices[k].app.session
+        return self.devices[k].app.device.session
 
     def choose(self, k, name):
         """On the title (or a menu): move to item `name` and press OK."""
@@ -135,7 +135,7 @@ def play(pair, rng, faults=True, limit=6000):
                     assert sessions[k].match.over
                     over += 1
             elif pair.screen(k) == "Linked":
-                sessions[k] = app.session
+                sessions[k] = app.device.session
                 moved = bool(drivers[k].act()) or moved
         if over == 2:
             return done, sessions
@@ -290,7 +290,7 @@ def test_the_computer_of_a_linked_match_plays_normal_at_most():
     pair = Cable(9)
     pair.boot()
     pair.settle()
-    pair.devices[0].app.settings.index[1] = 2       # Computer: hard
+    pair.devices[0].app.device.settings.index[1] = 2       # Computer: hard
     pair.agree("three-handed")
     g = pair.devices[0].app.screen
     assert g.level == "normal" and pair.session(0).proposal.seats[2] == lm.COMPUTER
@@ -304,7 +304,7 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
     pair.boot()
     pair.settle()
     pair.agree("standard")
-    port = pair.devices[0].app.port
+    port = pair.devices[0].app.device.port
 
     def to_title():
         pair.press(0, "menu")                   # the action menu, in turn or not
@@ -316,12 +316,12 @@ def test_a_match_without_link_play_drops_the_session_and_the_link_screen_builds_
     assert pair.session(0).in_match()           # the linked match is kept
     pair.choose(0, "new")                       # a match against the computer replaces it
     pair.wait(3000)
-    assert pair.screen(0) == "Game" and pair.session(0) is None and pair.devices[0].app.sync is None
+    assert pair.screen(0) == "Game" and pair.session(0) is None and pair.devices[0].app.device.sync is None
     assert "left this match" in pair.session(1).message()
     to_title()
     pair.to_link_screen(0)
     pair.wait(1500)
-    assert pair.devices[0].app.port is port and pair.session(0).link.port is port
+    assert pair.devices[0].app.device.port is port and pair.session(0).link.port is port
     assert pair.devices[0].app.screen.shown[0] == ["Connected to " + pair.session(0).link.peer_name]
 
 
@@ -340,7 +340,7 @@ def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch
     assert pair.session(0) is not None
     pair.press(0, "menu")
     pair.wait(500)
-    assert pair.screen(0) == "Title" and pair.session(0) is None and pair.devices[0].app.sync is None
+    assert pair.screen(0) == "Title" and pair.session(0) is None and pair.devices[0].app.device.sync is None
     assert "sixtysix.link.screen" not in sys.modules     # it held link play's modules
     pair.to_link_screen(0)                              # chosen again: one copy of each
     pair.wait(1500)
@@ -351,7 +351,7 @@ def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch
     pair.wait(500)
     assert pair.session(0) is None
     from sixtysix.screens import loading
-    monkeypatch.setattr(loading, "begin", lambda app: None)    # the title too busy to drop it
+    monkeypatch.setattr(loading, "begin", lambda device: None)    # the title too busy to drop it
     pair.to_link_screen(0)
     pair.wait(1500)
     pair.press(0, "menu")
@@ -361,7 +361,7 @@ def test_link_play_left_without_a_match_leaves_the_heap_at_the_title(monkeypatch
     real = App.set_screen
 
     def noting(app, screen):
-        sessions.append((type(screen).__name__, app.session))
+        sessions.append((type(screen).__name__, app.device.session))
         real(app, screen)
 
     monkeypatch.setattr(App, "set_screen", noting)
@@ -431,7 +431,7 @@ def test_a_finished_linked_match_leaves_the_heap_at_the_title_and_the_next_start
     pair.ok_to_title(0)                         # the match's end shown: device 0 goes on
     assert pair.screen(0) == "Title" and pair.screen(1) == "Linked"
     pair.wait(1500)
-    assert pair.session(0) is None and pair.devices[0].app.sync is None
+    assert pair.session(0) is None and pair.devices[0].app.device.sync is None
     assert pair.session(1).state() == lm.OVER   # device 1 hears no more from it
     assert pair.devices[1].app.screen.table.msg.text == ""
     pair.wait(9000)
@@ -523,7 +523,7 @@ def test_the_link_screen_makes_a_linked_tables_names_once_and_keeps_none_of_its_
     ahead = [m for group in friends.AHEAD for m in group]
     assert [m for m in ahead if m in loaded] == ahead
     assert [m for m in ahead if m in sys.modules] == ["shared_rules.team"]     # (the link screen's)
-    assert pair.devices[0].app.named == len(friends.AHEAD)
+    assert pair.devices[0].app.device.named == len(friends.AHEAD)
     pair.press(0, "menu")
     pair.wait(500)
     del loaded[:]

@@ -80,7 +80,7 @@ def finished_match():
     sim.press("right")                                 # Computer: normal -> hard -> easy
     sim.press("ok")
     sim.press("ok")
-    assert sim.app.settings.get("level") == "easy"
+    assert sim.app.device.settings.get("level") == "easy"
     sim.press("menu")                                  # back to the title, on New match
     assert type(sim.app.screen).__name__ == "Title"
     sim.press("ok")                                    # New match
@@ -116,7 +116,7 @@ def test_whole_match_reaches_the_match_result(finished_match):
     score = shots["match_score"]
     assert max(score) >= 7
     assert type(sim.app.screen).__name__ == "Title"
-    stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.settings.stats))
+    stats = dict(zip(("matches", "won", "deals", "deals_won"), sim.app.device.settings.stats))
     nvm = sim.nvm
     print("\nnvm for the whole match: %d sector erases, %d page programs (%d deals)"
           % (nvm.erases, nvm.page_programs, stats["deals"]))

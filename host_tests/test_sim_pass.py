@@ -76,7 +76,7 @@ def test_a_pass_and_play_match_plays_to_the_end_with_the_hand_hidden_on_pass_scr
     seen = boxes(monkeypatch)
     sim = Sim("pico_display_pack", seed=11)
     sim.boot()
-    sim.app.settings.index[0] = rules           # (the rule set, as Settings would set it)
+    sim.app.device.settings.index[0] = rules           # (the rule set, as Settings would set it)
     start(sim, people)
     g = sim.app.screen
     assert type(g).__name__ == "PassPlay" and g.seats.kinds == tuple(
@@ -110,3 +110,62 @@ def test_a_power_cut_continues_pass_and_play_with_the_same_people_and_a_pass_scr
     assert type(g).__name__ == "PassPlay" and g.seats.kinds == ("person", "person")
     assert g.match.to_dict() == before
     assert g.overlay is not None and g.hand() == [] and shown_hands(g) == []    # whoever picks it up
+
+
+def test_the_menu_key_on_a_pass_box_opens_the_action_menu_with_the_hand_hidden(monkeypatch):
+    """Menu on a "Pass to <seat>" box opens the table's action menu (Main menu, Back, and
+    what the person still holding the device may do: the Russian close before the lead),
+    none of the next person's moves and no card of the hidden hand; Back or Menu again
+    bring the pass box back, Main menu leaves the match for the title."""
+    seen = boxes(monkeypatch)
+    real_idle = Sim.idle
+
+    def idle(sim):
+        # (Sim.idle waits for the computer to decide on the Russian close before each lead
+        # (Driver.asked), which pass-and-play's table never asks: its seats say who may)
+        g = sim.app.screen
+        if getattr(g, "seats", None) is not None:
+            g.asked = len(g.match.deal.log)
+        return real_idle(sim)
+
+    monkeypatch.setattr(Sim, "idle", idle)
+    sim = Sim("pico_display_pack", seed=11)
+    sim.boot()
+    sim.app.device.settings.index[0] = 2         # Russian: either player may close before the lead
+    start(sim, (True, True))
+    g = sim.app.screen
+    assert g.overlay is not None and seen[-1][0].startswith("Pass to ")
+
+    def menu_on_the_pass_box():
+        passes = len(seen)
+        sim.press("menu")
+        assert len(seen) == passes + 1 and seen[-1][0] == "Menu"
+        assert g.overlay is not None and g.passing and g.hand() == [] and shown_hands(g) == []
+        return seen[-1][2]
+
+    assert menu_on_the_pass_box() == ["Main menu", "Back"]     # nobody holds the device yet
+    sim.press("right")
+    sim.press("ok")                                             # Back: the pass box again
+    assert seen[-1][0].startswith("Pass to ") and g.overlay is not None and shown_hands(g) == []
+    assert menu_on_the_pass_box() == ["Main menu", "Back"]
+    sim.press("menu")                                           # Menu again: the same
+    assert seen[-1][0].startswith("Pass to ") and g.overlay is not None
+    # play on until the person holding the device may close before the other leads
+    driver = Driver(sim, first_legal)
+    for _ in range(400):
+        if g.overlay is not None and seen[-1][0].startswith("Pass to ") and g.seats.may_close(g.match):
+            break
+        driver.act()
+    else:
+        raise AssertionError("no pass box offered the close")
+    holder, to = g.seats.holder, seen[-1][0]
+    assert menu_on_the_pass_box() == ["Close the talon first", "Main menu", "Back"]
+    sim.press("ok")                                             # closed by the holder, still hidden
+    assert g.match.deal.closed == g.match.seat_of(holder) and g.seats.holder == holder
+    assert seen[-1][0] == to and g.overlay is not None and shown_hands(g) == []
+    menu_on_the_pass_box()
+    sim.press("ok")                                             # Main menu
+    assert type(sim.app.screen).__name__ == "Title"
+    sim.press("ok")                                             # Continue: the pass box, hand hidden
+    g = sim.app.screen
+    assert type(g).__name__ == "PassPlay" and g.overlay is not None and shown_hands(g) == []

@@ -56,8 +56,8 @@ def test_screen_off_never_keeps_the_light_on():
     sim = Sim("pico_display_pack")
     sim.boot()
     sim.settle()
-    sim.app.settings.index[SCREEN_OFF] = CHOICES[SCREEN_OFF][2].index("never")
-    sim.app.settings.index[SLEEP] = CHOICES[SLEEP][2].index("never")
+    sim.app.device.settings.index[SCREEN_OFF] = CHOICES[SCREEN_OFF][2].index("never")
+    sim.app.device.settings.index[SLEEP] = CHOICES[SLEEP][2].index("never")
     sim.wait(6 * 60 * 1000)
     assert sim.display.brightness == 1.0 and not sim.asleep
 
@@ -93,8 +93,8 @@ def test_deep_sleep_saves_and_the_button_wakes_it_on_the_same_table(tmp_path):
     sim = Sim("pico_display_pack", seed=7)
     sim.boot()
     sim.settle()
-    sim.app.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
-    sim.app.settings.save(sim.app.store)
+    sim.app.device.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
+    sim.app.device.settings.save(sim.app.device.store)
     before = play_a_little(sim)
     sim.shot(tmp_path / "table.png")
     table = pygame.image.load(str(tmp_path / "table.png"))
@@ -121,7 +121,7 @@ def test_deep_sleep_on_the_settings_screen_keeps_the_change():
     sim = Sim("pico_display_pack")
     sim.boot()
     sim.settle()
-    sim.app.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
+    sim.app.device.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
     sim.press("right")
     sim.press("ok")                             # Settings
     sim.press("ok")                             # Rules: standard -> hoyle (not saved yet)
@@ -129,14 +129,14 @@ def test_deep_sleep_on_the_settings_screen_keeps_the_change():
     assert sim.asleep
     sim.press("menu")
     assert type(sim.app.screen).__name__ == "SettingsScreen"
-    assert sim.app.settings.get("rules") == "hoyle"
+    assert sim.app.device.settings.get("rules") == "hoyle"
 
 
 def test_without_deep_sleep_the_backlight_stays_off():
     sim = Sim("pico_display_pack", power=SimPower(can_sleep=False))
     sim.boot()
     sim.settle()
-    sim.app.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
+    sim.app.device.settings.index[SLEEP] = CHOICES[SLEEP][2].index("5 min")
     sim.wait(6 * 60 * 1000)
     assert not sim.asleep and sim.display.brightness == 0.0
     sim.press("left")

@@ -68,8 +68,8 @@ def play(seed, cuts=()):
         sim.press("right")
         sim.press("ok")             # Counting: casual -> classic
     sim.press("menu")               # back to the title (saves the settings)
-    assert sim.app.settings.get("rules") == RULE_SETS[rule_set]
-    assert sim.app.settings.get("counting") == ("classic" if classic else "casual")
+    assert sim.app.device.settings.get("rules") == RULE_SETS[rule_set]
+    assert sim.app.device.settings.get("counting") == ("classic" if classic else "casual")
     sim.press("ok")                 # New match
     return play_through_cuts(sim, random_human(seed))
 
@@ -96,10 +96,10 @@ def play_through_cuts(sim, policy):
                 sim.boot()
                 sim.settle()
                 if sim.app.screen.names[0] != "continue":
-                    if sim.app.store.over and "score" not in final:
+                    if sim.app.device.store.over and "score" not in final:
                         # The computer ended the match in the frames between our last
                         # look and the cut: the log says so, and holds the last deal.
-                        m = savegame.load(sim.app.store)[0]
+                        m = savegame.load(sim.app.device.store)[0]
                         deals[m.deals] = to_record(m.deal)
                         final["score"] = list(m.score)
                     assert "score" in final, "the save was lost before the match ended"
@@ -222,7 +222,7 @@ def test_no_nvm_at_all_still_plays():
     sim.nvm = None
     sim.boot()
     sim.settle()
-    assert sim.app.store.nvm is None
+    assert sim.app.device.store.nvm is None
     sim.press("ok")
     sim.press("ok")
     assert sim.app.screen.match.deal.log

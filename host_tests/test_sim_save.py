@@ -47,8 +47,8 @@ def test_sigkill_never_leaves_a_broken_save(tmp_path):
         sim.boot()
         sim.settle()
         assert sim.app.screen.notice_text == ""
-        if sim.app.store.in_progress():
-            played.append(len(savegame.load(sim.app.store)[0].deal.log))
+        if sim.app.device.store.in_progress():
+            played.append(len(savegame.load(sim.app.device.store)[0].deal.log))
     assert played, "no kill came after the first action was saved"
 
 
@@ -127,6 +127,6 @@ def test_power_cut_mid_write_through_the_firmware(cut):
     sim.boot()
     sim.settle()
     assert sim.app.screen.names[0] == "continue" and sim.app.screen.notice_text == ""
-    got = savegame.load(sim.app.store)[0].to_dict()
+    got = savegame.load(sim.app.device.store)[0].to_dict()
     assert got in (before, after)
     assert got == (after if cut >= 2 else before)   # an action record is 2 bytes

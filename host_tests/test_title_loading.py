@@ -50,8 +50,8 @@ def watched(rules=0, level=1, seed=5):
 
     sim.step = noting
     sim.boot()
-    sim.app.settings.index[0] = rules           # (as Settings would set them)
-    sim.app.settings.index[1] = level
+    sim.app.device.settings.index[0] = rules           # (as Settings would set them)
+    sim.app.device.settings.index[1] = level
     return sim
 
 
@@ -140,7 +140,7 @@ def test_back_from_settings_the_title_forgets_the_old_choice_before_it_loads_the
     menu_ready(sim)
     sim.settle()
     assert "shared_rules.deal" in sys.modules and computer_loaded() == []
-    sim.app.settings.index[0] = 5                               # four-handed (as Settings would)
+    sim.app.device.settings.index[0] = 5                               # four-handed (as Settings would)
     sim.app.go("title")                                         # (as leaving Settings does)
     menu_ready(sim)
     sim.settle()
@@ -248,6 +248,6 @@ def test_the_title_forgets_the_other_screens_modules(power_on):
         sim.press("menu")
         menu_ready(sim)
         sim.settle()
-        assert sim.app.name == "title" and sim.app.session is None
+        assert sim.app.name == "title" and sim.app.device.session is None
         now = {n for n in sys.modules if n.startswith(("sixtysix.", "shared_rules."))}
         assert now == fresh, (name, sorted(now ^ fresh))

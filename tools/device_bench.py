@@ -38,9 +38,9 @@ def nvm_wear(game, matches):
     sim = Sim("pico_display_pack", nvm=nvm, seed=1)
     sim.boot()
     sim.settle()
-    settings = sim.app.settings
+    settings = sim.app.device.settings
     settings.index[0] = CHOICES[0][2].index(game)
-    settings.save(sim.app.store)
+    settings.save(sim.app.device.store)
     erases, programs = nvm.erases, nvm.page_programs
     deals = 0
     for _ in range(matches):

@@ -229,7 +229,7 @@ def play_script(sim, deals, rules=None, level=None):
             i = [c[0] for c in CHOICES].index(key)
             sim.choices.append((i, CHOICES[i][2].index(value)))
     for i, v in sim.choices:
-        sim.app.settings.index[i] = v
+        sim.app.device.settings.index[i] = v
     sim.step()
     if sim.app.name == "keys":              # a new two-button board: how its buttons work
         sim.press("ok")
@@ -346,7 +346,7 @@ def boot():
               board=Board, sound=%s)
     BOOT = now() - t            # the app's import and App(): the power-on, to the title's art
     for i, v in %r:
-        app.settings.index[i] = v
+        app.device.settings.index[i] = v
     OUT = []
 def frame(i):
     for n, p in KEYS.get(i, ()):

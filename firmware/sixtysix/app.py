@@ -35,9 +35,12 @@ over the felt that stays, so no refresh redraws the whole screen after the first
 
 A screen is made with the Device (sixtysix.core.device: the layout, the sheet, the keys'
 names, the settings and the store, ...), never with the App, and says where to go by what
-its tick returns. The app's own work that it keeps out of this always-loaded module
-(sixtysix.screens.friends.open, sixtysix.screens.loading, sixtysix.link.session) is
-given the App.
+its tick returns. The Device owns what the screens use (the settings, the store, the sound,
+link play's session); the App keeps only what only it does: the loop, the current screen
+and its changes, power. The app's own work that it keeps out of this always-loaded module
+(sixtysix.screens.friends.open, sixtysix.screens.loading, sixtysix.link.session) is given
+the Device and what it uses by name, and says what the App is to do next by what it
+returns (a screen to make, a match to start), never by calling it.
 """
 import gc
 import sys
@@ -79,13 +82,10 @@ class App:
     def __init__(self, display, events, roles, nvm, clock, assets="/assets",
                  think_clock=None, seed=None, show=None, power=None, board=None, sound=None,
                  link=None, entropy=None, resume=False):
-        self.display = display
-        self.width = display.width
-        self.height = display.height
+        w, h = display.width, display.height
         if power is not None and power.woke:
             while events.get() is not None:
                 pass                            # the press that woke the board does nothing
-        self.board = board
         holds = getattr(board, "HOLDS", None)
         self.keys = RoleKeys(events, roles, clock, holds)
         from sixtysix.core.keynames import key_names
@@ -94,46 +94,39 @@ class App:
         self.clock = clock
         self._show = show
         self.power = power
-        self.entropy = entropy
-        self.link_port = link
-        self.port = None        # ... the port it built, kept once built (its pins stay taken)
-        self.session = None     # link play (sixtysix.link.match), while it is chosen (sixtysix.link.session.drop)
-        self.sync = None        # ... and sixtysix.link.match.sync, which saves it
-        self.named = 0          # groups of a linked table's names made (sixtysix.screens.friends.AHEAD)
-        self.store = st = store.Store(nvm)
-        self.settings = Settings(sound is not None)
-        self.sound = None
+        st = store.Store(nvm)
+        settings = Settings(sound is not None)
         if sound is not None:
             from sixtysix.core.sound import Sound
-            self.sound = Sound(sound, self.settings, clock)
+            sound = Sound(sound, settings, clock)
         first = st.settings is None and not st.settings_lost and st.legacy is None
-        problem = self.store.problem
-        if self.store.legacy is not None:       # a save from before the log: once
+        problem = st.problem
+        if st.legacy is not None:       # a save from before the log: once
             from sixtysix.save import oldsave
-            problem = oldsave.convert(self.store, self.settings)
+            problem = oldsave.convert(st, settings)
         notice = saveformat.NOTICES.get(problem, "")
-        if self.settings.load(self.store) == saveformat.CORRUPT and not notice:
+        if settings.load(st) == saveformat.CORRUPT and not notice:
             notice = "Settings were damaged: reset"
         if first:
-            self.settings.save(st)      # once: the settings mark the device as started
+            settings.save(st)      # once: the settings mark the device as started
             if not notice and not st.in_progress():
                 notice = OFFER
         try:
             display.auto_refresh = False
         except (AttributeError, NotImplementedError):
             pass    # a display that only refreshes when asked
-        lay = Layout(self.width, self.height, getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
+        lay = Layout(w, h, getattr(board, "BAUDRATE", ui.SPI_KHZ * 1000) // 1000)
         battery = None
         if power is not None and power.has_battery:
             from sixtysix.core.battery import Battery
             battery = Battery(power)
         self.device = dev = Device(display, lay, Sheet(assets, lay.sheet, lay.cw, lay.ch), key,
-                                   self.settings, st, board, self.sound, battery, think_clock, seed)
+                                   settings, st, board, sound, battery, think_clock, seed, link, entropy)
         dev.notice = notice
         dev.light()
         ui.load_font(assets + "/font.bmp")
         self.root = displayio.Group()
-        self.root.append(ui.rect(0, 0, self.width, self.height, ui.FELT))
+        self.root.append(ui.rect(0, 0, w, h, ui.FELT))
         ui.arrive(self.root)
         display.root_group = self.root
         self.screen = None
@@ -146,10 +139,10 @@ class App:
         self.pressed = False            # a key was answered since power-on (sixtysix.restart)
         self.retry = None               # the screen loading again after a MemoryError (App.starved)
         first_screen = "title"
-        if resume and self.store.in_progress():
+        if resume and st.in_progress():
             first_screen = "continue"               # restarted after an error: the match again
-        elif power is not None and power.woke and 0 <= self.store.slept < len(SCREENS):
-            first_screen = SCREENS[self.store.slept]    # woken from deep sleep: where it was
+        elif power is not None and power.woke and 0 <= st.slept < len(SCREENS):
+            first_screen = SCREENS[st.slept]    # woken from deep sleep: where it was
         elif first and holds is not None:
             first_screen = "keys"           # a new device with few buttons: how they work
         self.open(first_screen)
@@ -169,15 +162,18 @@ class App:
 
     def clear(self):
         """Drop the current screen (already emptied) before building the next, so both
-        never share RAM."""
+        never share RAM, and what it left to do in the frames without a key (the device's
+        warm: each screen's own, which the next never runs)."""
         if self.screen is not None:
             try:
                 self.root.remove(self.screen.group)
             except ValueError:
                 pass                # (its load failed before it was shown: App.starved)
         self.screen = None
-        if self.device.battery is not None:
-            self.device.battery.gauge = None
+        dev = self.device
+        dev.warm = []
+        if dev.battery is not None:
+            dev.battery.gauge = None
         gc.collect()
 
     def set_screen(self, screen):
@@ -195,7 +191,8 @@ class App:
         sorting the screen's layers), then `name` is built and comes the same way."""
         self.going = name
         under = getattr(self.screen, "UNDER", ui.SHAPE_US + 1)   # a menu screen: the felt, mostly
-        self.wipe = ui.Clear(self.screen.group, self.width, self.height, under)
+        lay = self.device.layout
+        self.wipe = ui.Clear(self.screen.group, lay.w, lay.h, under)
         if not self.wipe.step(ui.FRAME_US // 2):
             self.wipe = None
 
@@ -206,19 +203,20 @@ class App:
         self.clear()
         self.name = "title"
         self.set_screen(Title(self.device))
-        loading.begin(self)
+        loading.begin(self.device)
 
     def open(self, name):
         """Open screen `name` (a match: "new", "continue"; a menu screen; the ways to
-        play a friend, which sixtysix.screens.friends opens)."""
-        if name == "continue" and self.store.header(saveformat.LINKED) is not None:
+        play a friend, which sixtysix.screens.friends says how to open)."""
+        dev = self.device
+        if name == "continue" and dev.store.header(saveformat.LINKED) is not None:
             name = "linked"
         if name == "new":
             from sixtysix.screens.loading import new_game
-            new_game(self, 1)
+            self.start(*new_game(dev, 1))
         elif name == "continue":
             from sixtysix.save import savegame
-            got = savegame.load(self.store)
+            got = savegame.load(dev.store)
             if isinstance(got, tuple):
                 self.start(got[0], got[1], False, got[2])
             else:
@@ -235,7 +233,17 @@ class App:
             self.menu_screen("rules", lesson.Lesson)     # (deep sleep wakes on the rules menu)
         elif name != "title":
             from sixtysix.screens import friends
-            friends.open(self, name)
+            got = friends.open(dev, name, self.root, self.screen is not None)
+            if got is True:                 # a module loaded: again in the next frame, the
+                self.going = name           # old screen's heap first, in a frame of its own
+                if self.screen is not None:
+                    self.clear()
+            elif got is None:
+                self.back_to_title()        # (a linked match that is not there to play)
+            elif callable(got):
+                self.menu_screen(name, got)
+            else:
+                self.start(*got)
         else:
             self.title()
 
@@ -247,7 +255,7 @@ class App:
     def damaged(self, got):
         """The saved match cannot be continued: say so on the title, forget it."""
         if got == saveformat.CORRUPT:
-            self.store.records = bytearray()
+            self.device.store.records = bytearray()
             self.device.notice = saveformat.NOTICES[saveformat.CORRUPT]
         self.back_to_title()
 
@@ -264,15 +272,15 @@ class App:
         self.clear()
         from sixtysix.screens.loading import leave
         need = leave(match.rules.game, level, session is not None, people)
-        if session is None and self.session is not None:
+        dev = self.device
+        if session is None and dev.session is not None:
             from sixtysix.link.session import drop
-            drop(self)              # before the table is built (on the real firmware, link
+            drop(dev)               # before the table is built (on the real firmware, link
             # play's modules beside a pass-and-play table at Hard ran the heap out)
         self.name = "continue"
         if fresh and session is None:       # saved first: a rewrite's 4 KB come before the table's
             from sixtysix.save import savegame
-            savegame.log_deal(self.store, match, level, people)
-        dev = self.device
+            savegame.log_deal(dev.store, match, level, people)
         if session is not None:
             from sixtysix.link.table import Linked
             self.set_screen(Linked(dev, match, level, fresh, session=session))
@@ -287,9 +295,9 @@ class App:
         # title woken from deep sleep led here): one a frame, after the table's build; not
         # what the title still had to do for its other choices
         dev.warm = [n for n in need if n not in sys.modules]
-        if session is None and self.session is not None:    # (the drop above waits for the
-            from sixtysix.link.session import drop       # link to say its last: again, in
-            dev.warm.insert(0, lambda: drop(self))      # the new warm)
+        if session is None and dev.session is not None:    # (the drop above waits for the
+            from sixtysix.link.session import drop      # link to say its last: again, in
+            dev.warm.insert(0, lambda: drop(dev))       # the new warm)
 
     # ---- power ----------------------------------------------------------------------
 
@@ -308,11 +316,12 @@ class App:
             self.active = now               # the idle time counts from the last animation
             self.swept = False
             return
-        if self.device.warm:
+        dev = self.device
+        if dev.warm:
             self.warm_up()
             return
-        if self.store.due():
-            self.store.tidy()
+        if dev.store.due():
+            dev.store.tidy()
             return
         if not self.swept:
             # the last answer's garbage goes now, not in the next key's frame: on the real
@@ -327,7 +336,7 @@ class App:
         quiet = now - self.active
         if quiet >= DIM_AFTER:
             self.rest(quiet)
-        battery = self.device.battery
+        battery = dev.battery
         if battery is not None and battery.check(now):
             self.low_battery()
 
@@ -335,23 +344,27 @@ class App:
         """Dim, turn off or deep sleep after `quiet` seconds without a key (DIM_AFTER or
         more: reading the settings' words allocates, ~400 bytes a frame, which on the real
         firmware brought a collection every second or so while the game waited)."""
-        off = minutes(self.settings.get("screen"))
-        sleep = minutes(self.settings.get("sleep"))
-        if self.session is not None and self.session.in_match():
+        dev = self.device
+        off = minutes(dev.settings.get("screen"))
+        sleep = minutes(dev.settings.get("sleep"))
+        if dev.session is not None and dev.session.in_match():
             sleep = None                    # the other device would wait for this one
         if sleep is not None and quiet >= sleep:
             self.deep_sleep()
-        elif off is not None and quiet >= off and self.device.lit != OFF:
-            self.device.light(OFF)
-        elif off is not None and quiet < off and self.device.lit == LIT:
-            self.device.light(DIMMED)
+        elif off is not None and quiet >= off and dev.lit != OFF:
+            dev.light(OFF)
+        elif off is not None and quiet < off and dev.lit == LIT:
+            dev.light(DIMMED)
 
     def warm_up(self):
         """One thing to do while the screen waits (the device's warm: a function, or a
-        module to import), in a frame of its own."""
+        module to import), in a frame of its own. A function that returns a screen's name
+        says where to go, as a tick does (sixtysix.screens.loading.check)."""
         w = self.device.warm.pop(0)
         if callable(w):
-            w()
+            w = w()
+            if isinstance(w, str):
+                self.go(w)
         else:
             __import__(w)
 
@@ -361,14 +374,15 @@ class App:
         flush = getattr(self.screen, "flush", None)
         if flush is not None:
             flush()
+        dev = self.device
         if self.power is None or not self.power.can_sleep:
-            if self.device.lit != OFF:
-                self.device.light(OFF)
+            if dev.lit != OFF:
+                dev.light(OFF)
             return
-        self.store.sleep_on(SCREENS.index(self.name))
-        self.device.light(OFF)
-        if self.sound is not None:
-            self.sound.hush()
+        dev.store.sleep_on(SCREENS.index(self.name))
+        dev.light(OFF)
+        if dev.sound is not None:
+            dev.sound.hush()
         self.power.deep_sleep()
 
     def low_battery(self):
@@ -390,22 +404,23 @@ class App:
         """One pass of the main loop: the link, input, then at most one frame (an animation
         frame or a share of a screen change), then one refresh of what that frame changed.
         Keys wait in the event queue while a screen changes."""
-        s = self.session
+        dev = self.device
+        s = dev.session
         if s is not None:
-            self.sync(self.store, s)        # what was done since the last poll, saved before it
+            dev.sync(dev.store, s)          # what was done since the last poll, saved before it
             s.poll(self.clock())
-            self.sync(self.store, s)        # what the poll changed
+            dev.sync(dev.store, s)          # what the poll changed
         changing = self.wipe is not None or self.going is not None
         role = None if changing else self.keys.poll()
         now = self.clock()
-        if self.sound is not None:
-            self.sound.step(now)
+        if dev.sound is not None:
+            dev.sound.step(now)
         if role is not None:
             self.active = now
             self.swept = False
             self.pressed = True
-            if self.device.lit != LIT:          # a key only wakes the screen
-                self.device.light()
+            if dev.lit != LIT:          # a key only wakes the screen
+                dev.light()
                 self.keys.held = None
                 return
         if role is None and now < self.next_frame:
@@ -465,7 +480,7 @@ class App:
         that module's OPENS says the screen needs), or None. The long names live in the
         menu modules, which no match keeps, not here: in the heap for as long as their
         module is loaded (docs/ARCHITECTURE.md)."""
-        if name == "continue" and self.store.header(saveformat.LINKED) is not None:
+        if name == "continue" and self.device.store.header(saveformat.LINKED) is not None:
             name = "linked"                 # as open() reads it (a method for the two: 160 B of heap)
         menu = MENUS.get(name)
         if menu is None:

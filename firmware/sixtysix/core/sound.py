@@ -2,7 +2,7 @@
 deal won or lost.
 
 Loaded only on a board whose profile offers a sound output (profiles.sound: anything with
-tone(hz) and off()); elsewhere app.sound is None and nothing here runs. Nothing waits:
+tone(hz) and off()); elsewhere device.sound is None and nothing here runs. Nothing waits:
 cue() starts a tune's first note and the main loop's step() moves to the next note when
 its time is up (notes are a frame or a few long), so the screen and the keys never stop
 for a tune. Before the computer thinks (a second or more without the loop) hush() stops

@@ -6,6 +6,10 @@ sixtysix.link.screen's.
 
 None of it is needed at the table (sixtysix.table.passplay, sixtysix.link.table): App.start
 drops this module, so that Hard's search fits beside pass-and-play.
+
+The app's work for these screens, kept out of its always-loaded module, is given the
+device and what it uses by name (the root group its loading dots go on, whether a
+screen is still shown), and says what the app is to do by what it returns (open).
 """
 import displayio
 from sixtysix.core import ui
@@ -15,28 +19,32 @@ from sixtysix.core import ui
 OPENS = {"pass": ("sixtysix.table.passplay",)}
 
 
-def open(app, name):
-    """App.open for the ways to play a friend: their screens ("friend", "pass", "link")
-    and their matches ("passgame" a new one, "linkgame" the one just agreed, "linked"
-    the one saved)."""
-    if load(app, name):
-        return
+def open(device, name, root, shown):
+    """What App.open does for the ways to play a friend: their screens ("friend", "pass",
+    "link") and their matches ("passgame" a new one, "linkgame" the one just agreed,
+    "linked" the one saved). `shown`: the screen before is still up (its heap goes first,
+    in a frame of its own: load). Returns True while it loads (the app comes back in the
+    next frame, having dropped the screen shown, if any), the function that makes the
+    screen from the device (the app makes it once the old one is gone), the match to
+    start (App.start's arguments), or None: no linked match to show, the title."""
+    if load(device, name, root, shown):
+        return True
     if name == "passgame":
         from sixtysix.screens.loading import new_game
-        new_game(app, app.device.people)
-    elif name in ("linkgame", "linked"):
+        return new_game(device, device.people)
+    if name in ("linkgame", "linked"):
         from sixtysix.link.session import start_linked
-        start_linked(app, name == "linkgame")
-    else:
-        app.clear()
-        app.name = name
-        if name == "link":
-            from sixtysix.link.screen import LinkScreen
-            from sixtysix.link.session import link_session
-            screen = LinkScreen(app.device, link_session(app))
-        else:
-            screen = (Friend if name == "friend" else PassSetup)(app.device)
-        app.set_screen(screen)
+        return start_linked(device, name == "linkgame")
+    if name == "link":
+        return link_screen
+    return Friend if name == "friend" else PassSetup
+
+
+def link_screen(device):
+    """The link screen with link play's session (made the first time: its port, ...)."""
+    from sixtysix.link.screen import LinkScreen
+    from sixtysix.link.session import link_session
+    return LinkScreen(device, link_session(device))
 
 
 # What link play's screens need, dependencies first (load compiles one a frame
@@ -68,39 +76,38 @@ AHEAD = (("sixtysix.table.driver", "sixtysix.table.boxes", "sixtysix.table.view"
           "shared_rules.team", "shared_rules.ai.team_greedy"))
 
 
-def load(app, name):
+def load(device, name, root, shown):
     """Compile the next module screen `name` needs (missing), if any, and come back in
-    the next frame (app.going: App.step calls open again, and reads no key meanwhile), so
-    that each frame compiles one module, and none compiles while a screen waits for a key
-    or answers one; the old screen's heap goes first, in a frame of its own. While the
-    screen loads, a dot more a frame where its text will be. False: all is loaded."""
-    m = missing(app, name)
-    dots = getattr(app, "dots", None)   # (the app's: a simulator may run two)
+    the next frame (True: the app's going, App.step calls open again, and reads no key
+    meanwhile), so that each frame compiles one module, and none compiles while a screen
+    waits for a key or answers one; the old screen's heap goes first, in a frame of its
+    own (`shown`: the app drops it). While the screen loads, a dot more a frame where its
+    text will be, in `root`. False: all is loaded."""
+    m = missing(device, name)
+    dots = getattr(device, "dots", None)   # (the device's: a simulator may run two)
     if m is None:
         if dots is not None:
-            ui.drop(app.root, dots)
-            app.dots = None
+            ui.drop(root, dots)
+            device.dots = None
         return False
-    app.going = name
-    if app.screen is not None:
-        app.clear()
+    if shown:
         if name == "link":
             drop_match()
         else:
-            drop_set_up(app)
+            drop_set_up(device)
         return True
     __import__(m)
-    group = ahead(app, name)
+    group = ahead(device, name)
     if m in group[-1:]:             # the group's names are made: its modules go
-        app.named += 1
+        device.named += 1
         import sixtysix
         for n in group:
             if n not in SCREEN:
                 sixtysix.forget(n)
     if dots is None:
-        dots = app.dots = displayio.Group()
-        app.root.append(dots)
-    dots.append(ui.rect(6 + 6 * len(dots), app.device.layout.body_y + 4, 4, 4, ui.SOFT))
+        dots = device.dots = displayio.Group()
+        root.append(dots)
+    dots.append(ui.rect(6 + 6 * len(dots), device.layout.body_y + 4, 4, 4, ui.SOFT))
     ui.arrive(dots[-1])
     return True
 
@@ -119,13 +126,13 @@ def drop_match():
     sixtysix.forget("sixtysix.save", "savegame")
 
 
-def ahead(app, name):
+def ahead(device, name):
     """The group of AHEAD that screen `name` loads next (none: not the link screen, or
     all made)."""
-    return AHEAD[app.named] if name == "link" and app.named < len(AHEAD) else ()
+    return AHEAD[device.named] if name == "link" and device.named < len(AHEAD) else ()
 
 
-def drop_set_up(app):
+def drop_set_up(device):
     """Before a linked match's table modules come: the link screen's module, the set-up's
     steps and the fair seed once the match is agreed, and the engine of the games the
     agreed one is not (the link screen loaded every game's). On the real firmware, beside
@@ -133,7 +140,7 @@ def drop_set_up(app):
     holds it.) The title's and the menus' modules go now too, not as the table starts
     (App.start): the table's loading is link play's tightest moment."""
     import sixtysix
-    s = app.session
+    s = device.session
     sixtysix.forget("sixtysix.link", "screen")
     sixtysix.forget("sixtysix.screens", "title", "menu")
     if s is not None and s.match is not None:
@@ -145,7 +152,7 @@ def drop_set_up(app):
             sixtysix.forget("shared_rules", "team")
 
 
-def missing(app, name):
+def missing(device, name):
     """The next module screen `name` needs that is not loaded (dependencies first), or
     None."""
     import sys
@@ -153,12 +160,12 @@ def missing(app, name):
         return None if "sixtysix.table.seats" in sys.modules else "sixtysix.table.seats"
     if name not in ("link", "linkgame", "linked"):
         return None
-    setup = SETUP if name == "link" or app.session is None else ()
-    want = SESSION + setup + ahead(app, name) + (SCREEN if name == "link" else ("sixtysix.screens.loading",))
-    if app.link_port is None and app.port is None:
+    setup = SETUP if name == "link" or device.session is None else ()
+    want = SESSION + setup + ahead(device, name) + (SCREEN if name == "link" else ("sixtysix.screens.loading",))
+    if device.link_port is None and device.port is None:
         want = SESSION + SCREEN[:1]         # no link port: no match to play, the screen says so
-    if app.session is None:
-        if app.store.linked() is not None:
+    if device.session is None:
+        if device.store.linked() is not None:
             want += ("sixtysix.link.restore",)   # a saved linked match to rebuild
     for m in want:
         if m not in sys.modules:
@@ -166,11 +173,11 @@ def missing(app, name):
     if name == "link":
         return None
     from sixtysix.link.session import match_rules, level
-    rules = match_rules(app)
+    rules = match_rules(device)
     if rules is None:
-        return None                 # no match to show: start_linked goes to the title
+        return None                 # no match to show: start_linked says the title
     from sixtysix.screens.loading import needs
-    more = needs(rules.game, level(app), True) + ["sixtysix.link.table"]
+    more = needs(rules.game, level(device), True) + ["sixtysix.link.table"]
     for m in more:
         if m not in sys.modules:
             return m

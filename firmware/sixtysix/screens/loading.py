@@ -11,7 +11,9 @@ precompiled (.mpy), so an import takes a few ms to ~40 ms, and a key pressed mea
 waits for that one only. The computer's modules load in the table's first frames.
 Forgetting before importing keeps one game's modules in the heap at a time (the heap
 measured on the board ran out where the new game's were loaded before the old one's
-went). This module is the title's: forgotten when a match starts (App.start).
+went). This module is the title's: forgotten when a match starts (App.start). Its steps
+are given the device (the store, the settings, the session, the warm), not the app: they
+are the title's warm, which the app drops when the title goes (App.clear).
 """
 import sys
 import sixtysix
@@ -79,13 +81,15 @@ def leave(game, level, linked, people):
     return need
 
 
-def new_game(app, people):
-    """A new match's table (New match: `people` 1; pass-and-play's Start: the persons'
-    bits), replacing a linked match in progress (the other device is told). Made here,
-    not in the app or where it plays, so that none of it stays while it does."""
-    if app.session is not None and app.session.in_match():
-        app.session.leave()
-    app.start(new_match(app.device), app.settings.get("level"), True, people)
+def new_game(device, people):
+    """A new match for a table (New match: `people` 1; pass-and-play's Start: the persons'
+    bits), replacing a linked match in progress (the other device is told): App.start's
+    arguments. Made here, not in the app or where it plays, so that none of it stays
+    while it does."""
+    s = device.session
+    if s is not None and s.in_match():
+        s.leave()
+    return new_match(device), device.settings.get("level"), True, people
 
 
 def new_match(device):
@@ -120,7 +124,7 @@ def keep(*kept):
 SCREENS = ("settings", "text", "menu", "rulestext", "friends")     # of sixtysix.screens
 
 
-def begin(app):
+def begin(device):
     """The title's work for its idle frames (App.warm): the other screens' modules go, and
     link play's session and modules unless a linked match is set up or playing (link play
     was left, or its match is over: on the real firmware the title's next game at Hard
@@ -128,55 +132,56 @@ def begin(app):
     four-handed one ran out of memory as it started; choosing them again loads them
     again), the store's rewrite if it
     needs one, then (plan) what the choices need. Each step is the title's: once it is
-    left (Settings, a friend's screens, which load what they need), the steps left do
-    nothing."""
-    title = app.screen
-    st = app.store
+    left (Settings, a friend's screens, which load what they need), the app drops the
+    steps left with it (App.clear)."""
+    st = device.store
+    warm = device.warm
+    s = device.session
     sixtysix.forget("sixtysix.screens", *SCREENS)
     sixtysix.forget("shared_rules", "overrides")
-    if app.session is None or not app.session.in_match():
+    if s is None or not s.in_match():
         sixtysix.forget("sixtysix.table", "seats", "passplay")
         if "sixtysix.link.match" in sys.modules:
             from sixtysix.link.session import drop
-            app.device.warm.append(lambda: drop(app))
+            warm.append(lambda: drop(device))
     if st.dirty and st.problem != saveformat.NEWER:
-        app.device.warm.append(st.rewrite)
-    app.device.warm.append(lambda: plan(app, title))
+        warm.append(st.rewrite)
+    warm.append(lambda: plan(device))
 
 
-def plan(app, title):
+def plan(device):
     """Forget the computer's modules and another game's, then import (one a frame: load)
     the table and the engine a new match of the chosen game needs, and the saved match's.
     The computer's modules come in the table's first frames (App.start), before its first
     thought: beside the title on the real firmware, North American Hard's left 16.5 KB
     free."""
-    if app.screen is not title:
-        return
-    want = needs(app.settings.rules().game)
-    got = saved(app.store)
+    want = needs(device.settings.rules().game)
+    got = saved(device.store)
     other = needs(got[0]) if got else []
     keep(want, other)
     todo = [n for n in want + other if n not in sys.modules]
-    app.device.warm.append(lambda: load(app, title, todo))
+    device.warm.append(lambda: load(device, todo))
 
 
-def load(app, title, todo):
+def load(device, todo):
     """A frame's step while the title is there: the next module of `todo`; when all are
-    in, the saved match checked."""
-    if app.screen is not title:
-        return
+    in, the saved match checked (what that says: the title again, or nothing)."""
     if todo:
         __import__(todo.pop(0))
-        app.device.warm.append(lambda: load(app, title, todo))
-    else:
-        check(app)
+        device.warm.append(lambda: load(device, todo))
+        return None
+    return check(device)
 
 
-def check(app):
+def check(device):
     """Make sure the saved match really continues: a damaged one is forgotten (the next
-    save rewrites the store) and the title comes again, saying so, without Continue (if
-    the title was left before: Continue finds it, App.open)."""
+    save rewrites the store) and the title comes again, saying so, without Continue
+    ("title": the app goes there, App.warm_up; if the title was left before, Continue
+    finds it, App.open)."""
     from sixtysix.save import savegame
-    st = app.store
+    st = device.store
     if st.in_progress() and st.header() is not None and savegame.load(st) == saveformat.CORRUPT:
-        app.damaged(saveformat.CORRUPT)
+        st.records = bytearray()
+        device.notice = saveformat.NOTICES[saveformat.CORRUPT]
+        return "title"
+    return None

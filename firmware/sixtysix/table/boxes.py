@@ -99,10 +99,11 @@ def notice(game, title, text, then=None):
 
 
 def action_menu(game, items=None, item=None):
-    """What the player may do besides playing the raised card: only what is legal now;
-    `items(turn, labels, acts)` adds a kind of table's own (a linked table's: leaving,
-    and out of turn the Russian close asked of the other device), `item(act)` does one
-    of them and gives the next screen or None."""
+    """What the player may do besides playing the raised card: only what is legal now,
+    and nothing of a hand hidden for a pass (game.passing); `items(turn, labels, acts)`
+    adds a kind of table's own (a linked table's: leaving, and out of turn the Russian
+    close asked of the other device; pass-and-play's: the close before the lead), `item(act)`
+    does one of them and gives the next screen or None."""
     d = game.match.deal
     me = game.me()
     hand = game.hand()
@@ -111,7 +112,7 @@ def action_menu(game, items=None, item=None):
     acts = []
     married = 0
     session = game.session
-    turn = session is None or session.my_turn()
+    turn = not game.passing and (session is None or session.my_turn())
     for a in d.legal_actions() if turn else ():
         if MARRY <= a < DECLARE_MARRIAGE:
             s = (a & 31) >> 3

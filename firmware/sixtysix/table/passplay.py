@@ -2,8 +2,10 @@
 
 Before a person's turn, when someone else holds the device (sixtysix.table.seats), the hand
 is hidden and a "Pass to <name>" box waits for the next person; then the table turns to
-them (their seat at the bottom). The players keep compass names, whoever holds the
-device, and nobody's results are counted in the statistics.
+them (their seat at the bottom). The Menu key there opens the action menu, as at the
+table, with what the person still holding the device may do (the hand stays hidden). The
+players keep compass names, whoever holds the device, and nobody's results are counted
+in the statistics.
 
 Only the table: its set-up screen is sixtysix.screens.friends', dropped when the table opens, so
 that Hard's search fits beside it.
@@ -47,13 +49,24 @@ class PassPlay(Game):
         name = self.names[player]
         labels = [name + ": show my hand"]
         acts = ["show"]
-        if self.seats.may_close(self.match):
+        close = self.seats.may_close(self.match)
+        if close:
             labels.append("Close the talon first")
             acts.append("close")
         labels.append("Main menu")
         acts.append("title")
 
         def chosen(role):
+            if role == "menu":
+                # the action menu (its Back: this box again), the hand hidden (passing):
+                # none of the next person's moves, the holder's close if it is offered here
+                def closing(turn, items, does):
+                    items.insert(0, "Close the talon first")
+                    does.insert(0, CLOSE)
+
+                self.close_overlay()
+                boxes.action_menu(self, closing if close else None)
+                return None
             i = self.overlay[1].handle(role)
             if i is None:
                 return None
