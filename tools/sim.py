@@ -21,6 +21,7 @@ Keys file (--keys), one command per line, '#' starts a comment:
     right | left | up | down | ok | menu   press and release that button (a role the board
                                            gives only to a held button: hold it), then let
                                            the device run until it waits for the player
+                                           (its screen finished: nothing left to draw)
     right 3                                the same, three times
     hold right 800                         hold the button 800 ms (key repeat)
     wait 500                               let 500 ms of device time pass
@@ -397,6 +398,23 @@ def read_script(lines, buttons, board):
     return out
 
 
+def read_pair_script(lines, read):
+    """A keys file for two devices (or boards) on a cable as (line number, device or None,
+    command, args): each line starts with a or b, but `wait` and `shot` alone mean both;
+    `read(lines)` reads one device's commands. SystemExit naming a bad line."""
+    out = []
+    for n, raw in enumerate(lines, 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        k = "ab".find(words[0]) if len(words[0]) == 1 else -1
+        if k < 0 and words[0] not in ("wait", "shot"):
+            raise SystemExit("keys file line %d: start with the device, a or b: %r" % (n, raw))
+        for _, cmd, args in read([" ".join(words[1:] if k >= 0 else words)]):
+            out.append((n, k if k >= 0 else None, cmd, args))
+    return out
+
+
 class Sim:
     """The device on a PC: profile, display, buttons, nvm, clock; boot() starts the firmware.
     `link`: the link cable's port (tools.linkport, or a test's wire end), or None;
@@ -501,13 +519,21 @@ class Sim:
             self.settle()
 
     def idle(self):
-        """True when the device waits for the player (nothing animating, thinking,
-        loading or replacing a screen), or sleeps."""
+        """True when the device waits for the player: its screen finished (nothing left
+        to draw, no screen coming or going), nothing animating, thinking or loading; or
+        it sleeps."""
         if self.asleep:
             return True
-        if self.app.device.warm or self.app.wipe is not None or self.app.going is not None:
+        app = self.app
+        if app.device.warm or app.wipe is not None or app.going is not None:
             return False
-        g = self.app.screen
+        if app.active + FRAME >= app.next_frame:
+            # its last frame answered a key or drew (App.step, App.idle: `active` is then
+            # that frame's time, `next_frame` its time + FRAME): a screen draws in parts,
+            # a part a frame (a text page a few lines, a menu's bar its old line then the
+            # new), and only a frame that draws nothing says the screen is finished
+            return False
+        g = app.screen
         if not hasattr(g, "match"):
             return True
         if g.busy():
@@ -625,7 +651,7 @@ class LinkedPair:
         for d in self.devices:
             if not d.idle():
                 return False
-            s = d.app and d.app.session
+            s = d.app and d.app.device.session
             if s is not None and (s.link.out or d.port.in_waiting):
                 return False
         return True
@@ -676,19 +702,7 @@ class LinkedPair:
         d.shot(path)
 
     def read_script(self, lines):
-        """[(line number, device or None, command, args)]; SystemExit naming a bad line."""
-        out = []
-        for n, raw in enumerate(lines, 1):
-            words = raw.split("#", 1)[0].split()
-            if not words:
-                continue
-            k = "ab".find(words[0]) if len(words[0]) == 1 else -1
-            if k < 0 and words[0] not in ("wait", "shot"):
-                raise SystemExit("keys file line %d: start with the device, a or b: %r" % (n, raw))
-            rest = " ".join(words[1:] if k >= 0 else words)
-            for _, cmd, args in self.devices[max(k, 0)].read_script([rest]):
-                out.append((n, k if k >= 0 else None, cmd, args))
-        return out
+        return read_pair_script(lines, self.devices[0].read_script)
 
     def run_script(self, lines, shots=None):
         for n, k, cmd, args in self.read_script(lines):
@@ -981,19 +995,30 @@ def legend(sim):
     return sim.profile.NAME + " - " + " | ".join(parts)
 
 
+def hold_counted(sim, n):
+    """True once the device has read button n's press and counted its hold (its keys no
+    longer wait to learn whether it is a tap or a hold: sixtysix.core.keys.RoleKeys), or
+    sleeps. A time for it (HOLD and a frame) is not enough: a frame can come late (the
+    window's first whole refresh took 0.45 s on a busy PC) and the button, let go before
+    the device looked again, was a tap."""
+    if sim.app is None:
+        return True
+    if any(e.key_number == n and e.pressed for e in sim.events.items):
+        return False
+    return sim.app.keys.pending != n
+
+
 def play_window(sim, loops=None):
     """Interactive play: pygame key events -> button events; the app redraws what changed
     after each frame (sim.show), and the loop sleeps until the next frame is due, as on
     the board. A key that holds a button keeps it down at least until the hold counts,
     however briefly it is pressed. `loops` stops after that many passes (for tests)."""
     import pygame
-    from sixtysix.core.keys import HOLD
     keys = keyboard(sim)
     print(legend(sim))
     pygame.display.set_caption("Sixty-Six: " + legend(sim))
     sim.boot()
-    hold_until = {}         # key number -> the earliest its hold may be let go
-    late = []               # held buttons whose PC key went up too soon
+    late = []               # held buttons whose PC key went up before their hold counted
     while loops is None or loops > 0:
         if loops is not None:
             loops -= 1
@@ -1004,13 +1029,11 @@ def play_window(sim, loops=None):
                 n, held = keys[pygame.key.name(ev.key)]
                 if ev.type == pygame.KEYDOWN:
                     sim.events.put(n, True)
-                    if held:
-                        hold_until[n] = sim.clock() + HOLD + FRAME
-                elif held and sim.clock() < hold_until.get(n, 0):
+                elif held and not hold_counted(sim, n):
                     late.append(n)
                 else:
                     sim.events.put(n, False)
-        for n in [n for n in late if sim.clock() >= hold_until[n]]:
+        for n in [n for n in late if hold_counted(sim, n)]:
             late.remove(n)
             sim.events.put(n, False)
         sim.step()
