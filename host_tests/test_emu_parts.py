@@ -36,6 +36,17 @@ def test_a_folder_makes_a_volume_that_reads_back_whole(tmp_path):
     assert fat.read(image) == files
 
 
+def test_the_drive_is_found_where_the_board_s_build_keeps_it(tmp_path):
+    (tmp_path / "boot_out.txt").write_bytes(b"Board ID:pajenicko_picopad\n")
+    firmware = bytes(range(256)) * 4096                     # 1 MB of something else first
+    for offset in (0x100000, 0x181000):                     # a Pico's build, a Pico W's
+        flash = firmware + bytes(offset - len(firmware)) + fat.make(tmp_path, 2 * 1024 * 1024 - offset)
+        assert fat.find(flash) == (offset, 2 * 1024 * 1024 - offset)
+        assert fat.read(flash[offset:])["boot_out.txt"].startswith(b"Board ID")
+    with pytest.raises(fat.FatError, match="never formatted"):
+        fat.find(firmware + bytes(1024 * 1024))
+
+
 def test_short_names_stay_unique_in_a_folder():
     taken = set()
     names = [fat.short_name(n, taken) for n in ("cards-large-map.bmp", "cards-large.bmp", "cards.bmp", "CODE.PY")]

@@ -23,13 +23,11 @@ import tempfile
 from pathlib import Path
 
 from tools import bootstrap
-from tools.emu import boards, fat, figures, tours
+from tools.emu import boards, elf, fat, figures, tours
 
 EMU = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get("SIXTYSIX_EMU_CACHE", Path.home() / ".cache" / "sixtysix" / "emu"))
-DRIVE_OFFSET = 0x100000         # CIRCUITPY on a 2 MB flash: from 1 MB on (machine.mjs)
-DRIVE_SIZE = 1024 * 1024
-FIRST_BOOT_MS = 6000            # CircuitPython formats the drive and writes boot_out.txt
+FIRST_BOOT_MS = 30000           # at most, for CircuitPython to make its drive and offer the REPL
 FRAME_MS = 34                   # a key is held this long at least (a frame of the game's loop)
 
 
@@ -48,6 +46,7 @@ def parser():
     p.add_argument("--out", required=True, help="folder for the shots, logs and summary.json")
     p.add_argument("--link", action="store_true", help="two boards joined by the link cable")
     p.add_argument("--py", action="store_true", help="deploy the modules as .py (tools.deploy --py)")
+    p.add_argument("--source", help="deploy the game of this checkout (tools.deploy --source; default: this one)")
     p.add_argument("--flash", help="start from this flash image (a flash-0.bin of an earlier run) instead of a deploy")
     p.add_argument("--quiet-ms", type=int, default=1000,
                    help="the board waits for the player when it has neither drawn nor been busy this long")
@@ -77,7 +76,7 @@ def board_spec(profile, board_id, image, index):
     link = None
     if getattr(profile, "LINK_TX", None):
         link = {"tx": boards.gpio(board_id, profile.LINK_TX), "rx": boards.gpio(board_id, profile.LINK_RX)}
-    return {"name": "ab"[index], "firmware": str(image), "flash": None,
+    return {"name": "ab"[index], "firmware": str(image), "flash": None, "probes": elf.probes(Path(image)),
             "panel": boards.panel(board_id, profile), "keys": keys,
             "adc": boards.battery(board_id, profile), "link": link,
             "uniqueId": [0xE6, 0x60, 0x5C, 0x21, 0x13, 0x4A, 0x29, 0x30 + index]}
@@ -102,28 +101,34 @@ def fresh_flash(spec, image):
     if not cached.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
-            node({"out": tmp, "boards": [dict(spec, flash=None)], "steps": [{"do": "run", "ms": FIRST_BOOT_MS}]}, tmp)
+            # the drive is made, then code.py (none yet) is done: the REPL is offered
+            node({"out": tmp, "boards": [dict(spec, flash=None)],
+                  "steps": [{"do": "console", "text": "Press any key to enter the REPL", "ms": FIRST_BOOT_MS}]}, tmp)
             flash = (Path(tmp) / "flash-0.bin").read_bytes()
-            fat.read(flash[DRIVE_OFFSET:])           # raises if the drive was never made
-            cached.write_bytes(flash)
+            fat.find(flash)             # raises if the drive was never made
+            part = cached.with_suffix(".%d" % os.getpid())     # whole or not there: runs share it
+            part.write_bytes(flash)
+            os.replace(part, cached)
     return cached.read_bytes()
 
 
-def deploy(flash, profile_name, py, out):
+def deploy(flash, profile_name, out, py=False, source=None):
     """tools.deploy onto the drive in `flash`, as onto a mounted CIRCUITPY: the new flash."""
     from tools.deploy.cli import main as deploy_main
     drive = Path(out) / "drive"
     shutil.rmtree(drive, ignore_errors=True)
-    files = fat.read(flash[DRIVE_OFFSET:])
+    offset, size = fat.find(flash)
+    files = fat.read(flash[offset:])
     for name, data in files.items():
         (drive / name).parent.mkdir(parents=True, exist_ok=True)
         (drive / name).write_bytes(data)
     log = Path(out) / "deploy.txt"
     with open(log, "w") as f:
-        code = deploy_main(["--drive", str(drive), "--profile", profile_name] + (["--py"] if py else []), out=f)
+        code = deploy_main(["--drive", str(drive), "--profile", profile_name] + (["--py"] if py else []) +
+                           (["--source", source] if source else []), out=f)
     if code != 0:
         raise EmuError("tools.deploy failed (%d): see %s" % (code, log))
-    return flash[:DRIVE_OFFSET] + fat.make(drive, DRIVE_SIZE)
+    return flash[:offset] + fat.make(drive, size)
 
 
 def steps_for(script, profile, pair, board_id):
@@ -156,21 +161,15 @@ def steps_for(script, profile, pair, board_id):
 
 def read_script(lines, profile, pair):
     """The keys file's lines as (line number, board or None, command, args)."""
-    from tools.sim import read_script as read_one
+    from tools.sim import read_script as read_one, read_pair_script
     buttons = set(profile.BUTTONS) | set(r for r in (profile.HOLDS or ()) if r)
-    if not pair:
-        return [(n, None, cmd, args) for n, cmd, args in read_one(lines, buttons, profile.NAME)]
-    out = []
-    for n, raw in enumerate(lines, 1):
-        words = raw.split("#", 1)[0].split()
-        if not words:
-            continue
-        k = "ab".find(words[0]) if len(words[0]) == 1 else -1
-        if k < 0 and words[0] not in ("wait", "shot"):
-            raise SystemExit("keys file line %d: start with the board, a or b: %r" % (n, raw))
-        for _, cmd, args in read_one([" ".join(words[1:] if k >= 0 else words)], buttons, profile.NAME):
-            out.append((n, k if k >= 0 else None, cmd, args))
-    return out
+
+    def one(some):
+        return read_one(some, buttons, profile.NAME)
+
+    if pair:
+        return read_pair_script(lines, one)
+    return [(n, None, cmd, args) for n, cmd, args in one(lines)]
 
 
 def run(args):
@@ -196,7 +195,7 @@ def run(args):
     specs = [board_spec(profile, board_id, image, i) for i in range(2 if pair else 1)]
     start = Path(args.flash) if args.flash else out / "flash-start.bin"
     if not args.flash:
-        start.write_bytes(deploy(fresh_flash(specs[0], image), args.profile, args.py, out))
+        start.write_bytes(deploy(fresh_flash(specs[0], image), args.profile, out, args.py, args.source))
     for spec in specs:
         spec["flash"] = str(start)
     steps = steps_for(script, profile, pair, board_id)

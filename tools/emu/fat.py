@@ -135,6 +135,18 @@ def long_entries(name, short):
     return out[::-1]
 
 
+def find(flash, step=4096):
+    """(offset, size) of the FAT volume that runs to the end of a flash image: CircuitPython
+    keeps CIRCUITPY after its firmware and nvm, where depends on the board's build (1 MB on
+    a Pico, 1.5 MB + 4 KB on a Pico W build)."""
+    for offset in range(step, len(flash), step):
+        if flash[offset + 510:offset + 512] == b"\x55\xaa" and flash[offset + 11:offset + 13] == b"\x00\x02":
+            total = struct.unpack_from("<H", flash, offset + 19)[0] or struct.unpack_from("<I", flash, offset + 32)[0]
+            if total * SECTOR == len(flash) - offset:
+                return offset, total * SECTOR
+    raise FatError("no FAT volume to the end of the flash (the drive was never formatted)")
+
+
 def read(image):
     """{path: bytes} of every file on a FAT12/16 volume (long names where it has them)."""
     if len(image) < SECTOR or image[510:512] != b"\x55\xaa":

@@ -3,10 +3,11 @@
 Per board: crashes (tracebacks, MemoryError, "Code done running" on the console), the
 least free heap after a collection and where it was (the keys file's line), the least
 largest free block, the title usable at each power-on (to the end of the last refresh
-before the board first waited for the player; the first power-on is the first boot after
-the deploy, any later one a normal boot), the worst refresh after the title, the answer to a key (from
-the press to the end of the first refresh that starts after it), the longest stretch
-the CPU was busy (Hard's thinking), and the flash sectors the game erased.
+that drew before the board first waited for the player; the first power-on is the first
+boot after the deploy, any later one a normal boot) and when code.py started, the worst
+refresh after the title, the answer to a key (from the press to the end of the first
+refresh that draws after it), the longest stretch the CPU was busy (Hard's thinking),
+and the flash sectors the game erased.
 """
 import csv
 import json
@@ -43,13 +44,17 @@ def summarize(out, result, **about):
         refreshes = rows(out / ("refreshes-%d.csv" % i))
         heap = rows(out / ("heap-%d.csv" % i))
         erases = rows(out / ("erases-%d.csv" % i))
-        ends = [r["start_ms"] + r["ms"] for r in refreshes]
+        drawn = [r for r in refreshes if r["pixels"] > 0]      # (a refresh with nothing to draw shows nothing)
+        ends = [r["start_ms"] + r["ms"] for r in drawn]
         # each power-on: from it to the end of the last refresh before the board first waited
-        usable = []
+        usable, code = [], []
         for boot in b["boots"]:
             ready = next((at for at, label in marks if label == "title" and at > boot), None)
             last = max((e for e in ends if boot < e <= (ready or 0)), default=None)
             usable.append(round(last - boot) if last is not None else None)
+            # boot.py's VM, then code.py's: the second start after the power-on
+            vms = [t for t in b.get("vms", []) if boot <= t <= (ready or float("inf"))]
+            code.append(round(vms[1] - boot) if len(vms) > 1 else None)
         # a power-on's own refreshes, up to its title, are the boot's, not the game's answers
         booting = [(boot, next((at for at, label in marks if label == "title" and at > boot), float("inf")))
                    for boot in b["boots"]]
@@ -57,7 +62,7 @@ def summarize(out, result, **about):
         worst = max(after, key=lambda r: r["ms"], default=None)
         answers = []
         for press_ms, _pin in b["presses"]:
-            first = next((r for r in refreshes if r["start_ms"] >= press_ms), None)
+            first = next((r for r in drawn if r["start_ms"] >= press_ms), None)
             if first is not None:
                 answers.append(first["start_ms"] + first["ms"] - press_ms)
         least = min(heap, key=lambda h: h["free"], default=None)
@@ -67,6 +72,7 @@ def summarize(out, result, **about):
             "memory_errors": console.count("MemoryError"),
             "code_done": console.count("Code done running"),
             "title_usable_ms": usable,
+            "code_py_ms": code,
             "least_free": int(least["free"]) if least else None,
             "least_free_at": where(marks, least["ms"]) if least else None,
             "least_largest_block": int(min(h["largest"] for h in heap)) if heap else None,

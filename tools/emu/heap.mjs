@@ -13,7 +13,11 @@
  *          followed by its bit fields, its own size, the bitmap and the list pointers.
  * A collection ends by writing 0 into every area's last-free index, last area last
  * (gc_collect_end): the probe watches that word and reads the heap right then, which is
- * "free after a collection", the figure gc.mem_free() gives after gc.collect().
+ * "free after a collection", the figure gc.mem_free() gives after gc.collect(). Other
+ * writes of that 0 happen too (a few in a hundred samples, and they read lower than any
+ * collection's): with the .elf the caller says instead when gc_collect_end returns
+ * (byWrites false), which is exact. Each VM
+ * (boot.py's, code.py's, the REPL's) sets the first area up again: its start is noted.
  */
 
 const RAM = 0x20000000;
@@ -28,11 +32,15 @@ export class HeapProbe {
     this.watched = new Set();  // addresses of every area's last-free index
     this.last = 0;             // the last area's last-free index
     this.pending = false;
+    this.byWrites = true;      // false: the caller says when a collection has ended (the .elf)
     this.samples = [];         // [ns, free, largest block] after each collection
+    this.starts = [];          // when each VM started (gc_init: the first area set up again)
+    this.table = 0;            // the first area's alloc-table pointer, once found
     const write = mcu.writeUint32.bind(mcu);
     mcu.writeUint32 = (address, value) => {
       write(address, value);
-      if (value === 0 && address === this.last) this.pending = true;
+      if (value === 0 && address === this.last && this.byWrites) this.pending = true;
+      else if (address === this.table) this.starts.push(mcu.clock.nanos);
     };
   }
 
@@ -62,7 +70,12 @@ export class HeapProbe {
       this.first = 0;
       for (let a = RAM; a < RAM_END - 36; a += 4) {
         // the first area is the one not at the start of its own region
-        if (this.word(a + 4) !== a + 36 && this.isArea(a)) { this.first = a; break; }
+        if (this.word(a + 4) !== a + 36 && this.isArea(a)) {
+          this.first = a;
+          this.table = a + 4;
+          this.starts.push(this.mcu.clock.nanos);     // (found within a window of its start)
+          break;
+        }
       }
     }
     if (!(this.tlsf && this.isTlsf(this.tlsf))) {
@@ -132,6 +145,9 @@ export class HeapProbe {
   sample(ns) {
     this.pending = false;
     if (!this.isArea(this.first)) { this.find(); return; }
+    // gc_collect_end zeroes every area's index, the last one last: a zero written by
+    // gc_free into the last area alone is no collection
+    if (this.areas().some((a) => this.word(a + 28) !== 0)) return;
     const [free, run] = this.areaFree();
     const fit = this.tlsfFit();
     this.samples.push([ns, free + fit, Math.max(run, fit)]);

@@ -13,8 +13,6 @@ import { Panel } from './panel.mjs';
 import { HeapProbe } from './heap.mjs';
 
 export const FLASH_SIZE = 2 * 1024 * 1024;   // a W25Q16: what CircuitPython reads by RDID
-export const NVM_OFFSET = 0xff000;            // CircuitPython's 4 KB microcontroller.nvm
-export const DRIVE_OFFSET = 0x100000;         // CIRCUITPY, to the end of the flash
 const SECTOR = 4096;
 
 /** The blocks of a UF2 file for the RP2040 written into `flash`; the bytes written. */
@@ -93,13 +91,16 @@ class QspiIo extends BasePeripheral {
 
 export class Machine {
   /**
-   * firmware: the UF2 file's bytes; flash: a whole flash image to start from (a power cut
-   * keeps it) or null; drive: a FAT image for CIRCUITPY (used with a fresh flash);
+   * firmware: the UF2 file's bytes; flash: a whole flash image to start from (the game
+   * deployed, or what a power cut kept), or null for the image alone;
    * panel: {spi, dc, cs}; keys: GPIO numbers; adc: {channel: 12-bit value};
-   * link: {tx, rx} GPIOs of the cable's UART or null; uniqueId: 8 bytes (boards differ).
+   * link: {tx, rx} GPIOs of the cable's UART or null; uniqueId: 8 bytes (boards differ);
+   * probes: from the .elf if there is one, {refresh: the address of display.refresh()'s C
+   * function, collected: gc_collect_end's}: each refresh is then timed from its call to
+   * its return (`calls`), and the heap read as each collection returns.
    */
-  constructor({ firmware, flash = null, drive = null, panel, keys = [], adc = {}, high = [],
-                link = null, uniqueId = [1, 2, 3, 4, 5, 6, 7, 8], name = 'board' }) {
+  constructor({ firmware, flash = null, panel, keys = [], adc = {}, high = [],
+                link = null, uniqueId = [1, 2, 3, 4, 5, 6, 7, 8], name = 'board', probes = {} }) {
     const mcu = new RP2040();
     this.mcu = mcu;
     this.name = name;
@@ -109,7 +110,6 @@ export class Machine {
       mcu.flash.set(flash.subarray(0, FLASH_SIZE));
     } else {
       loadUf2(firmware, mcu.flash);
-      if (drive) mcu.flash.set(drive, DRIVE_OFFSET);
     }
     this.erases = [];            // [ns, offset] of every sector erased
     this.programs = 0;           // pages (256 B) programmed
@@ -163,9 +163,20 @@ export class Machine {
       this.uart = mcu.uart[uartOf(link.tx)];
       this.sent = [];            // bytes this board put on the wire: [ns, byte]
       this.uart.onByte = (value) => { this.sent.push([this.ns, value]); };
+      this.wireAlarm = mcu.clock.createAlarm(() => this.deliver());
     }
 
+    // rp2040js runs a PIO on the PC's timers (setTimeout), not in emulated time: here it
+    // runs a PIO instruction a CPU cycle while any of its state machines is on (the Pico
+    // W build's Wi-Fi bus is a PIO program; with no chip there it must still clock)
+    for (const pio of mcu.pio) pio.run = () => {};
     this.heap = new HeapProbe(mcu);
+    this.refreshAt = probes.refresh ?? -1;
+    this.collectedAt = probes.collected ?? -1;
+    this.collectedBack = -1;
+    if (this.collectedAt >= 0) this.heap.byWrites = false;
+    this.calls = [];             // {start, end, pixels, windows} of each display.refresh() call
+    this.call = null;
     this.idleNs = 0;
     this.cycleNs = 8;
     // Start as the ROM would after boot2: boot2 (in the image's first 256 bytes) sets the
@@ -182,7 +193,12 @@ export class Machine {
     const { mcu, rom, heap } = this;
     const core = mcu.core;
     const clock = mcu.clock;
+    const pios = mcu.pio;
     while (clock.nanos < until && this.fault === null) {
+      // a PIO state machine that is not stalled runs a step a cycle, so time goes a cycle
+      // at a time; stalled ones look at their FIFOs and pins once a step of the CPU
+      const running = pios.some(pioRunning);
+      let cycles = 1;
       if (core.waiting) {
         if (core.pendingInterrupts & core.enabledInterrupts) {
           // ARMv6-M: WFI with an enabled interrupt pending completes (rp2040js waits on)
@@ -191,31 +207,68 @@ export class Machine {
           continue;
         }
         const next = clock.nanosToNextAlarm;
-        const step = next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos;
+        const step = running ? this.cycleNs
+          : next > 0 ? Math.min(next, until - clock.nanos) : until - clock.nanos;
         clock.tick(step);
         this.idleNs += step;
       } else {
-        const cycles = core.executeInstruction() + rom.cycles;
+        cycles = core.executeInstruction() + rom.cycles;
         rom.cycles = 0;
         clock.tick(cycles * this.cycleNs);
+        if (core.PC === this.refreshAt || this.call !== null && core.PC === this.call.back) this.probe();
+        if (core.PC === this.collectedAt) this.collectedBack = core.LR & ~1;
+        else if (core.PC === this.collectedBack) {
+          this.collectedBack = -1;
+          heap.pending = true;
+        }
+      }
+      for (const pio of pios) {
+        if (!pio.stopped) for (let k = running ? cycles : 1; k > 0; k--) stepPio(pio);
       }
       if (heap.pending) heap.sample(clock.nanos);
     }
     this.panel.drawing(clock.nanos) || this.panel.endRefresh();
-    this.deliver();
   }
 
-  /** Bytes from the cable whose time has come go into this board's UART. */
-  deliver() {
-    while (this.wire.length && this.wire[0][0] <= this.ns) {
-      this.uart.feedByte(this.wire.shift()[1]);
+  /** display.refresh()'s C function was entered, or has returned to its caller. */
+  probe() {
+    const { core } = this.mcu;
+    const { panel } = this;
+    if (this.call === null) {
+      this.call = { start: this.ns, back: core.LR & ~1, sp: core.SP, pixels: panel.sent, windows: panel.windows };
+    } else if (core.SP >= this.call.sp) {      // (not a deeper call passing by)
+      const c = this.call;
+      this.calls.push({ start: c.start, end: this.ns, pixels: panel.sent - c.pixels, windows: panel.windows - c.windows });
+      this.call = null;
     }
   }
 
-  press(pin, down) { this.mcu.gpio[pin].setInputValue(!down); }
+  /** A byte from the cable's far end, arriving at `ns` (already past: at once). */
+  receive(ns, byte) {
+    if (!this.uart) return;
+    this.wire.push([ns, byte]);
+    if (this.wire.length === 1) this.wireAlarm.schedule(Math.max(0, ns - this.ns));
+  }
 
-  /** A byte received from the UART's far end, arriving at `ns`. */
-  receive(ns, byte) { if (this.uart) this.wire.push([ns, byte]); }
+  /** The bytes whose time has come go into the UART; the alarm waits for the next. */
+  deliver() {
+    while (this.wire.length && this.wire[0][0] <= this.ns) this.uart.feedByte(this.wire.shift()[1]);
+    if (this.wire.length) this.wireAlarm.schedule(this.wire[0][0] - this.ns);
+  }
+
+  press(pin, down) { this.mcu.gpio[pin].setInputValue(!down); }
+}
+
+/** A PIO with an enabled state machine that is not stalled. */
+function pioRunning(pio) {
+  return !pio.stopped && pio.machines.some((sm) => sm.enabled && !sm.waiting);
+}
+
+/** One PIO clock: its enabled state machines step (rp2040js's own step moves the disabled
+ * ones too, so a stalled OUT of a stopped machine takes the words meant for its restart). */
+function stepPio(pio) {
+  for (const sm of pio.machines) if (sm.enabled) sm.step();
+  pio.checkChangedPins();
 }
 
 /** The UART (0 or 1) whose TX function a GPIO has. */

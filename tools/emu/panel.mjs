@@ -37,6 +37,8 @@ export class Panel {
     this.refreshes = [];        // {start, end, pixels, windows}
     this.current = null;
     this.lastPixelNs = 0;
+    this.sent = 0;              // pixels and windows ever sent (a probe's refresh counts its own)
+    this.windows = 0;
   }
 
   /** One byte from the bus at emulated time `ns`; `data` is the DC line (high = data). */
@@ -78,6 +80,7 @@ export class Panel {
   }
 
   beginWindow(ns) {
+    this.windows += 1;
     if (this.current === null || ns - this.lastPixelNs > this.gapNs) {
       this.endRefresh();
       this.current = { start: ns, end: ns, pixels: 0, windows: 0 };
@@ -87,6 +90,7 @@ export class Panel {
 
   pixel(colour, ns) {
     const { x, y } = this;
+    this.sent += 1;
     if (x < SIZE && y < SIZE) {
       const i = y * SIZE + x;
       this.pixels[i] = colour;

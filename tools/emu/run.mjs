@@ -4,20 +4,22 @@
  *
  *   node tools/emu/run.mjs JOB.json
  *
- * Steps: {do: "key", board, pin, down} | {do: "run", ms} | {do: "settle"} |
- * {do: "shot", board, name} | {do: "powercut", board} | {do: "mark", label}.
+ * Steps: {do: "key", board, pin, down} | {do: "run", ms} | {do: "settle", drawn} |
+ * {do: "console", text, ms} | {do: "shot", board, name} | {do: "powercut", board} |
+ * {do: "mark", label}.
  * Writes into the job's `out` folder: shots/NAME.png, console-B.txt, refreshes-B.csv,
  * heap-B.csv, erases-B.csv, flash-B.bin (the flash at the end, for a later power-on),
- * and result.json (the figures). Exits 0 when the run finished, whatever the board did
- * (the caller judges the figures), 2 when the job itself cannot run.
+ * result.json (the figures), and progress.txt while it runs (each mark, when). Exits 0
+ * when the run finished, whatever the board did (the caller judges the figures), 2 when
+ * the job itself cannot run.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Machine, FLASH_SIZE } from './machine.mjs';
 import { encodePng } from './png.mjs';
 
 const MS = 1e6;
-const SLICE = 10 * MS;
+const WINDOW = 10 * MS;     // the CPU's idle share and the panel are judged over this much time
 
 class Board {
   constructor(spec, index) {
@@ -25,16 +27,16 @@ class Board {
     this.index = index;
     this.name = spec.name;
     this.firmware = readFileSync(spec.firmware);
-    this.drive = spec.drive ? readFileSync(spec.drive) : null;
     this.flash = spec.flash ? readFileSync(spec.flash) : null;
     this.offset = 0;            // emulated ns before this power-on (power cuts restart time)
-    this.log = { refreshes: [], heap: [], erases: [], console: '', presses: [], busy: [], boots: [] };
+    this.log = { refreshes: [], heap: [], erases: [], console: '', presses: [], busy: [], boots: [], vms: [] };
     this.powerOn();
   }
 
   powerOn() {
-    this.m = new Machine({ ...this.spec, firmware: this.firmware, flash: this.flash, drive: this.drive });
+    this.m = new Machine({ ...this.spec, firmware: this.firmware, flash: this.flash });
     this.lastIdle = 0;
+    this.windowStart = 0;
     this.busySince = null;
     this.calmSince = null;
     this.log.boots.push(this.offset);
@@ -43,15 +45,21 @@ class Board {
   /** Time on this board's own clock since the job began. */
   get now() { return this.offset + this.m.ns; }
 
-  /** Run one slice of emulated time and note what the CPU and the panel did in it. */
+  /** Run one slice of emulated time; every WINDOW of it, note what the CPU and the panel did. */
   slice(untilNs) {
     const m = this.m;
-    const start = m.ns;
     m.runUntil(untilNs - this.offset);
+    if (m.ns - this.windowStart >= WINDOW) this.window();
+    return m.fault;
+  }
+
+  window() {
+    const m = this.m;
+    const start = this.windowStart;
     if (!m.heap.first) m.heap.find();
-    const spent = m.ns - start;
-    const idle = (m.idleNs - this.lastIdle) / Math.max(spent, 1);
+    const idle = (m.idleNs - this.lastIdle) / Math.max(m.ns - start, 1);
     this.lastIdle = m.idleNs;
+    this.windowStart = m.ns;
     const drew = m.panel.lastPixelNs > start || m.panel.drawing(m.ns);
     if (idle < 0.2) {
       if (this.busySince === null) this.busySince = this.offset + start;
@@ -61,16 +69,19 @@ class Board {
     }
     if (drew || idle < 0.5) this.calmSince = null;
     else if (this.calmSince === null) this.calmSince = this.offset + start;
-    return m.fault;
   }
 
   collect() {
     const m = this.m;
     m.panel.endRefresh();
-    for (const r of m.panel.refreshes.splice(0)) {
+    // timed by the probe where the .elf gave one, else by the panel's bursts of pixels
+    const refreshes = m.refreshAt >= 0 ? m.calls : m.panel.refreshes;
+    for (const r of refreshes.splice(0)) {
       this.log.refreshes.push([this.offset + r.start, r.end - r.start, r.pixels, r.windows]);
     }
+    if (m.refreshAt >= 0) m.panel.refreshes.length = 0;
     for (const s of m.heap.samples.splice(0)) this.log.heap.push([this.offset + s[0], s[1], s[2]]);
+    for (const s of m.heap.starts.splice(0)) this.log.vms.push(this.offset + s);
     for (const e of m.erases.splice(0)) this.log.erases.push([this.offset + e[0], e[1]]);
     this.log.console += m.console;
     m.console = '';
@@ -90,7 +101,10 @@ function main() {
   mkdirSync(join(out, 'shots'), { recursive: true });
   const boards = job.boards.map((spec, i) => new Board(spec, i));
   const quiet = (job.quietMs ?? 1000) * MS;
-  const settleLimit = (job.settleLimitMs ?? 120000) * MS;
+  // two boards run in turns short enough that the cable's bytes reach the other's UART
+  // (32 bytes of FIFO) about when they arrive: 1 ms is 11 bytes at 115,200 baud
+  const SLICE = boards.length === 2 ? MS : WINDOW;
+  const settleLimit = (job.settleLimitMs ?? 30000) * MS;
   let now = 0;
   const marks = [];
   const unsettled = [];
@@ -133,6 +147,12 @@ function main() {
       advance(now + step.ms * MS);
     } else if (step.do === 'settle') {
       settle(step.drawn);
+    } else if (step.do === 'console') {
+      // until every board's console has said `text` (or `ms` have passed)
+      const end = now + step.ms * MS;
+      while (now < end && !boards.every((o) => (o.log.console + o.m.console).includes(step.text))) {
+        advance(now + WINDOW);
+      }
     } else if (step.do === 'shot') {
       const [w, h, rgb] = b.m.panel.picture(b.spec.panel.rotation || 0);
       writeFileSync(join(out, 'shots', step.name + '.png'), encodePng(w, h, rgb));
@@ -141,6 +161,8 @@ function main() {
       b.offset = now;
     } else if (step.do === 'mark') {
       marks.push([now, step.label]);
+      appendFileSync(join(out, 'progress.txt'), `${step.label} at ${(now / 1e9).toFixed(1)} s emulated, ` +
+        `${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     } else {
       throw new Error('unknown step ' + JSON.stringify(step));
     }
@@ -163,6 +185,7 @@ function main() {
       presses: b.log.presses.map((p) => [p[0] / MS, p[1]]),
       busy: b.log.busy.map((s) => [s[0] / MS, s[1] / MS]),
       boots: b.log.boots.map((t) => t / MS),
+      vms: b.log.vms.map((t) => t / MS),
       programs: b.m.programs,
     });
   }
@@ -185,6 +208,7 @@ function cable(a, b) {
 
 try {
   main();
+  process.exit(0);      // (rp2040js may leave a timer behind: the run is over)
 } catch (e) {
   console.error(e.stack || String(e));
   process.exit(2);

@@ -14,7 +14,7 @@ RULES = ("standard", "hoyle", "russian", "schnapsen", "three-handed", "four-hand
 SETTINGS = (("rules", 10), ("level", 3), ("counting", 2), ("target", 3), ("hints", 2), ("light", 4),
             ("screen", 4), ("sleep", 4), ("sound", 2), ("name", 8))
 TITLE = ("new", "settings", "stats", "rules", "friend")
-MATCH_PRESSES = 200       # a whole match at 7 game points and more, in every game of the family
+MATCH_PRESSES = 120       # two or three deals of a two-handed match, a whole one of the short ones
 
 
 def prologue(profile):
