@@ -2,12 +2,13 @@
 
 Per board: crashes (tracebacks, MemoryError, "Code done running" on the console), the
 least free heap after a collection and where it was (the keys file's line), the least
-largest free block, the title usable at each power-on (to the end of the last refresh
-that drew before the board first waited for the player; the first power-on is the first
-boot after the deploy, any later one a normal boot) and when code.py started, the worst
-refresh after the title, the answer to a key (from the press to the end of the first
-refresh that draws after it), the longest stretch the CPU was busy (Hard's thinking),
-and the flash sectors the game erased.
+largest free block; at each power-on (the first is the first boot after the deploy, any
+later one a normal boot) when code.py started, the title drawn (the end of its last
+refresh of a quarter of the screen or more) and the title usable (the end of the last
+refresh that drew before the board first waited for the player); the worst refresh
+after the title, the answer to a key (from the press to the end of the first refresh
+that draws after it), the longest stretch the CPU was busy (Hard's thinking), and the
+flash sectors the game erased.
 """
 import csv
 import json
@@ -47,11 +48,17 @@ def summarize(out, result, **about):
         drawn = [r for r in refreshes if r["pixels"] > 0]      # (a refresh with nothing to draw shows nothing)
         ends = [r["start_ms"] + r["ms"] for r in drawn]
         # each power-on: from it to the end of the last refresh before the board first waited
-        usable, code = [], []
+        usable, shown, code = [], [], []
+        screen = max((r["pixels"] for r in drawn), default=0)      # a whole screen's pixels
         for boot in b["boots"]:
             ready = next((at for at, label in marks if label == "title" and at > boot), None)
             last = max((e for e in ends if boot < e <= (ready or 0)), default=None)
             usable.append(round(last - boot) if last is not None else None)
+            # the title drawn: its last refresh of a quarter of the screen or more (what
+            # follows it are the title's loading dots, and it takes keys meanwhile)
+            big = max((r["start_ms"] + r["ms"] for r in drawn if r["pixels"] * 4 >= screen and
+                       boot < r["start_ms"] + r["ms"] <= (ready or 0)), default=None)
+            shown.append(round(big - boot) if big is not None else None)
             # boot.py's VM, then code.py's: the second start after the power-on
             vms = [t for t in b.get("vms", []) if boot <= t <= (ready or float("inf"))]
             code.append(round(vms[1] - boot) if len(vms) > 1 else None)
@@ -72,6 +79,7 @@ def summarize(out, result, **about):
             "memory_errors": console.count("MemoryError"),
             "code_done": console.count("Code done running"),
             "title_usable_ms": usable,
+            "title_drawn_ms": shown,
             "code_py_ms": code,
             "least_free": int(least["free"]) if least else None,
             "least_free_at": where(marks, least["ms"]) if least else None,

@@ -121,12 +121,17 @@ function main() {
     }
   }
 
-  /** Run until every board waits for its player; `drawn`: and has drawn since it powered on. */
+  /**
+   * Run until every board waits for its player; `drawn`: and its code.py has drawn (the
+   * second VM since power-on is code.py's, after boot.py's: a board whose CircuitPython
+   * built its display draws its own console on it before).
+   */
   function settle(drawn) {
     const from = now;
+    const game = (m) => m.heap.starts.length >= 2 && m.panel.lastPixelNs > m.heap.starts[1];
     while (true) {
       const calm = boards.every((b) => b.calmSince !== null && now - b.calmSince >= quiet &&
-        (!drawn || b.m.panel.refreshes.length > 0));
+        (!drawn || game(b.m)));
       if (calm) return;
       if (now - from > settleLimit) {
         unsettled.push([from, job.steps.indexOf(step)]);
