@@ -99,11 +99,10 @@ export class Machine {
    * function, collected: gc_collect_end's}: each refresh is then timed from its call to
    * its return (`calls`), and the heap read as each collection returns.
    */
-  constructor({ firmware, flash = null, panel, keys = [], adc = {}, high = [],
-                link = null, uniqueId = [1, 2, 3, 4, 5, 6, 7, 8], name = 'board', probes = {} }) {
+  constructor({ firmware, flash = null, panel, keys = [], adc = {}, link = null,
+                uniqueId = [1, 2, 3, 4, 5, 6, 7, 8], probes = {} }) {
     const mcu = new RP2040();
     this.mcu = mcu;
-    this.name = name;
     mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
     mcu.flash.fill(0xff);
     if (flash) {
@@ -120,7 +119,6 @@ export class Machine {
       onProgram: (offset, length) => { this.programs += Math.ceil(length / 256); },
     });
     this.rom.install();
-    this.usbBoot = false;
     mcu.onBreak = (code) => {
       if (!this.rom.handleBreak(code)) {
         this.fault = `the CPU stopped at a breakpoint (${code}) at 0x${mcu.core.PC.toString(16)}`;
@@ -144,9 +142,7 @@ export class Machine {
     };
     this.spiAlarm = mcu.clock.createAlarm(() => spi.completeTransmit(0));
 
-    this.keys = keys;
     for (const pin of keys) mcu.gpio[pin].setInputValue(true);        // pulled up, not pressed
-    for (const pin of high) mcu.gpio[pin].setInputValue(true);
     for (const [channel, value] of Object.entries(adc)) mcu.adc.channelValues[Number(channel)] = value;
 
     this.console = '';
@@ -166,9 +162,9 @@ export class Machine {
       this.wireAlarm = mcu.clock.createAlarm(() => this.deliver());
     }
 
-    // rp2040js runs a PIO on the PC's timers (setTimeout), not in emulated time: here it
-    // runs a PIO instruction a CPU cycle while any of its state machines is on (the Pico
-    // W build's Wi-Fi bus is a PIO program; with no chip there it must still clock)
+    // rp2040js runs a PIO on the PC's timers (setTimeout), outside emulated time: here it
+    // runs in runUntil (the Pico W build's Wi-Fi bus is a PIO program; with no chip there
+    // it must still clock for the firmware to give up on the chip)
     for (const pio of mcu.pio) pio.run = () => {};
     this.heap = new HeapProbe(mcu);
     this.refreshAt = probes.refresh ?? -1;

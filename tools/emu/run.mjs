@@ -29,6 +29,7 @@ class Board {
     this.firmware = readFileSync(spec.firmware);
     this.flash = spec.flash ? readFileSync(spec.flash) : null;
     this.offset = 0;            // emulated ns before this power-on (power cuts restart time)
+    this.lineFree = 0;          // when the cable can take this board's next byte
     this.log = { refreshes: [], heap: [], erases: [], console: '', presses: [], busy: [], boots: [], vms: [] };
     this.powerOn();
   }
@@ -87,10 +88,11 @@ class Board {
     m.console = '';
   }
 
-  powerCut() {
+  /** The power goes at job time `at` and comes back: the flash is what the board keeps. */
+  powerCut(at) {
     this.collect();
     this.flash = Buffer.from(this.m.mcu.flash.subarray(0, FLASH_SIZE));
-    this.offset = this.now;
+    this.offset = at;
     this.powerOn();
   }
 }
@@ -162,8 +164,7 @@ function main() {
       const [w, h, rgb] = b.m.panel.picture(b.spec.panel.rotation || 0);
       writeFileSync(join(out, 'shots', step.name + '.png'), encodePng(w, h, rgb));
     } else if (step.do === 'powercut') {
-      b.powerCut();
-      b.offset = now;
+      b.powerCut(now);
     } else if (step.do === 'mark') {
       marks.push([now, step.label]);
       appendFileSync(join(out, 'progress.txt'), `${step.label} at ${(now / 1e9).toFixed(1)} s emulated, ` +
@@ -204,7 +205,7 @@ function cable(a, b) {
     if (!m.uart || !m.sent.length) continue;
     const byteNs = 10e9 / (m.uart.baudRate || 115200);
     for (const [ns, byte] of m.sent.splice(0)) {
-      const at = Math.max(from.offset + ns, from.lineFree || 0) + byteNs;
+      const at = Math.max(from.offset + ns, from.lineFree) + byteNs;
       from.lineFree = at;
       to.m.receive(at - to.offset, byte);
     }
