@@ -68,7 +68,9 @@ class Board {
       this.log.busy.push([this.busySince, this.offset + start]);
       this.busySince = null;
     }
-    if (drew || idle < 0.5) this.calmSince = null;
+    // a screen that works while it waits (the link screen polls its cable) is calm: only
+    // drawing, or a CPU busy all through (thinking, loading), is not
+    if (drew || idle < 0.2) this.calmSince = null;
     else if (this.calmSince === null) this.calmSince = this.offset + start;
   }
 
