@@ -132,9 +132,10 @@ def test_the_simulator_shows_what_the_firmware_shows(name, tmp_path):
                              "--out", str(tmp_path / "emu")]))
     sim = Sim(name)
     p = sim.profile
-    for channel, reading in boards.battery(p.BOARD_IDS[0], p).items():
+    from profiles._power import EMPTY, FULL
+    for reading in boards.battery(p.BOARD_IDS[0], p).values():
         volts = reading / 4095 * 3.3 * p.BATTERY_DIVIDER
-        sim.power = SimPower(charge=max(0.0, min(1.0, (volts - 3.4) / (4.1 - 3.4))))
+        sim.power = SimPower(charge=max(0.0, min(1.0, (volts - EMPTY) / (FULL - EMPTY))))
     sim.boot()
     sim.settle()
     sim.shot(tmp_path / "sim.png")

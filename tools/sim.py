@@ -374,6 +374,11 @@ def seeded_entropy(seed):
     return lambda n: bytes(rng.getrandbits(8) for _ in range(n))
 
 
+def buttons_of(profile):
+    """Every role a board's buttons give, pressed or held."""
+    return set(profile.BUTTONS) | set(r for r in (profile.HOLDS or ()) if r is not None)
+
+
 def read_script(lines, buttons, board):
     """The commands of a keys file as (line number, command, args) for a board (its name)
     whose buttons give the roles `buttons`; SystemExit naming the line when one cannot be
@@ -490,8 +495,7 @@ class Sim:
             self.app = None
 
     def buttons(self):
-        """Every role the board's buttons give, pressed or held."""
-        return set(self.roles) | set(r for r in self.holds if r is not None)
+        return buttons_of(self.profile)
 
     def button(self, role):
         """(key number, held?) of the first button that gives `role` (pressed before held)."""

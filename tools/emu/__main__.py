@@ -138,7 +138,7 @@ def steps_for(script, profile, pair, board_id):
     steps = [{"do": "settle", "drawn": True}, {"do": "mark", "label": "title"}]
     for n, k, cmd, args in script:
         who = range(2) if k is None and pair else [k or 0]
-        if cmd in ("wait",):
+        if cmd == "wait":
             steps.append({"do": "run", "ms": int(args[0])})
         elif cmd == "shot":
             for b in who:
@@ -161,8 +161,8 @@ def steps_for(script, profile, pair, board_id):
 
 def read_script(lines, profile, pair):
     """The keys file's lines as (line number, board or None, command, args)."""
-    from tools.sim import read_script as read_one, read_pair_script
-    buttons = set(profile.BUTTONS) | set(r for r in (profile.HOLDS or ()) if r)
+    from tools.sim import buttons_of, read_script as read_one, read_pair_script
+    buttons = buttons_of(profile)
 
     def one(some):
         return read_one(some, buttons, profile.NAME)

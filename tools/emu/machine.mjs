@@ -80,7 +80,6 @@ class QspiIo extends BasePeripheral {
     this.regs = new Map();
   }
   readUint32(offset) {
-    if (offset === 0x08) return 1 << 17;    // GPIO_QSPI_SS status: the pin reads high (BOOTSEL not held)
     return this.regs.get(offset) ?? 0;
   }
   writeUint32(offset, value) {

@@ -39,17 +39,13 @@ def settings(profile, rules=None, level=None):
     return keys + ["menu"]
 
 
-def has_sound(profile):
-    return profile.SOUND_PIN is not None
-
-
 def tour_settings(profile):
     """Every settings line through all its values (back where it was), twice; Statistics
     and the rules' pages; the link screen with no cable."""
     keys = []
     for n in range(2):
         keys += title("settings")
-        shown = [(k, c) for k, c in SETTINGS if k != "sound" or has_sound(profile)]
+        shown = [(k, c) for k, c in SETTINGS if k != "sound" or profile.SOUND_PIN is not None]
         for i, (key, count) in enumerate(shown):
             keys += (["right"] if i else []) + ["ok %d    # %s" % (count, key)]
         keys += ["shot settings-%d" % n, "menu"]
